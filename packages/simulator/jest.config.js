@@ -1,0 +1,3 @@
+import { packageJestConfig } from '../../jest.preset.js';
+
+export default packageJestConfig('simulator');
