@@ -7,7 +7,9 @@ describe('operation table', () => {
     for (const op of OPERATIONS) if (op.path !== '/status') expect(op.path.endsWith('/')).toBe(true);
   });
   it('encodes path parameters', () => {
-    expect(buildPath(operation('products.getBySku').path, { sku: 'a/b c' })).toBe('/api/v1/products/by-sku/a%2Fb%20c/');
+    expect(buildPath(operation('products.getBySku').path, { sku: 'a/b c' })).toBe(
+      '/api/v1/products/by-sku/a%2Fb%20c/',
+    );
     expect(() => buildPath('/x/{sku}/', {})).toThrow(/sku/);
   });
   it('rejects a malformed money string', () => {

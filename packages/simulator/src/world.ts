@@ -1,0 +1,130 @@
+// Creating and seeding the world: partners, sellers (shops), API keys, OAuth clients, addresses.
+// Used by the admin surface, the demo seed and tests.
+import { randomBytes } from 'node:crypto';
+import type { SellerAddress } from '@selling-kit/api-client/core';
+import { Clock } from './platform/clock.ts';
+import type { ApiKeyRecord, OAuthClientRecord, SellerProfile, SellerState, World } from './state.ts';
+
+export function createWorld(clock: Clock): World {
+  return {
+    clock,
+    partners: new Map(),
+    sellers: new Map(),
+    apiKeys: new Map(),
+    oauthClients: new Map(),
+    authCodes: new Map(),
+    accessTokens: new Map(),
+    refreshTokens: new Map(),
+    webhooks: new Map(),
+    ids: { product: 7_000_000, seller: 1000, address: 500, order: 434_000_000_000, lineItem: 90_000 },
+  };
+}
+
+export function ensurePartner(world: World, partnerId: string) {
+  let partner = world.partners.get(partnerId);
+  if (!partner) {
+    partner = { id: partnerId, accessDenied: false };
+    world.partners.set(partnerId, partner);
+  }
+  return partner;
+}
+
+export interface NewSeller {
+  id?: number;
+  username?: string;
+  countryCode?: string;
+  currency?: string;
+  profile?: Partial<SellerProfile>;
+}
+
+const CURRENCY_BY_COUNTRY: Record<string, string> = {
+  GB: 'GBP',
+  US: 'USD',
+  AU: 'AUD',
+  IE: 'EUR',
+  FR: 'EUR',
+  DE: 'EUR',
+  IT: 'EUR',
+};
+
+export function createSeller(world: World, input: NewSeller = {}): SellerState {
+  const id = input.id ?? ++world.ids.seller;
+  if (world.sellers.has(id)) throw new Error(`seller ${id} already exists`);
+  world.ids.seller = Math.max(world.ids.seller, id);
+  const countryCode = input.countryCode ?? 'GB';
+  const seller: SellerState = {
+    id,
+    username: input.username ?? `seller${id}`,
+    countryCode,
+    currency: input.currency ?? CURRENCY_BY_COUNTRY[countryCode] ?? 'GBP',
+    profile: {
+      onboardingIncomplete: false,
+      manualShippingAllowed: true,
+      unsupportedCountry: false,
+      ...input.profile,
+    },
+    addresses: [],
+    shippingProviders: new Map(),
+    products: new Map(),
+    skus: new Map(),
+    slugs: new Map(),
+    offers: [],
+    orders: new Map(),
+    ratingAverage: 4.8,
+    ratingCount: 0,
+  };
+  world.sellers.set(id, seller);
+  return seller;
+}
+
+export function addAddress(
+  world: World,
+  seller: SellerState,
+  input: Partial<SellerAddress> = {},
+  providers = ['ROYAL_MAIL', 'EVRI'],
+) {
+  const address: SellerAddress = {
+    id: input.id ?? ++world.ids.address,
+    name: input.name ?? seller.username,
+    address: input.address ?? '1 Market Street',
+    address2: input.address2 ?? null,
+    city: input.city ?? 'London',
+    state: input.state ?? 'London',
+    postal_code: input.postal_code ?? 'E1 6AN',
+    country: input.country ?? seller.countryCode,
+    last_modified: input.last_modified ?? new Date(world.clock.now()).toISOString(),
+  };
+  seller.addresses.push(address);
+  seller.shippingProviders.set(address.id, providers);
+  return address;
+}
+
+export function newSecret(prefix: string, bytes = 20): string {
+  return `${prefix}${randomBytes(bytes).toString('hex')}`;
+}
+
+export function createApiKey(
+  world: World,
+  partnerId: string,
+  sellerId: number,
+  key = newSecret('pak_'),
+): ApiKeyRecord {
+  ensurePartner(world, partnerId);
+  if (!world.sellers.has(sellerId)) throw new Error(`seller ${sellerId} does not exist`);
+  const record = { key, partnerId, sellerId };
+  world.apiKeys.set(key, record);
+  return record;
+}
+
+export function createOAuthClient(
+  world: World,
+  partnerId: string,
+  redirectUris: string[],
+  clientId = newSecret('client_', 8),
+  clientSecret = newSecret('secret_', 16),
+): OAuthClientRecord {
+  ensurePartner(world, partnerId);
+  const record = { clientId, clientSecret, partnerId, redirectUris };
+  world.oauthClients.set(clientId, record);
+  return record;
+}
