@@ -1,0 +1,208 @@
+// The spec's stateless product rules (validation rules 1, 2, 6, 7 and the listing limits). Rules that
+// need the service's state — SKU uniqueness (4), size changes (3), address ownership (5), brand and
+// size catalogues — are checked by the service (and the simulator), not here.
+import {
+  PatchProductRequest,
+  ProductCreateRequest,
+  ProductPutRequest,
+  MAX_HASHTAGS,
+  DEPARTMENTS,
+} from '../schemas/products.ts';
+import { DEFAULT_MIN_PERCENT_OFF } from '../schemas/offers.ts';
+import { formatMoney, isAtLeastPercentBelow, maxAmountPercentBelow, parseMoney } from './money.ts';
+import { violation, violationsFromZod, type RuleOptions, type RuleViolation } from './violations.ts';
+
+/** Public reference: the minimum price is 1.00 in the listing's currency. */
+export const MIN_PRICE_CENTS = 100;
+
+const HASHTAG = /#([\p{L}\p{N}_-]+)/gu;
+const EMAIL = /[\w.+-]+@[\w-]+\.[\w.-]+/;
+
+/** "#Nike #vintage" → ["Nike", "vintage"] */
+export function hashtagsOf(description: string): string[] {
+  return [...description.matchAll(HASHTAG)].map((m) => m[1]!);
+}
+
+/** Brand names compare without case, spaces or punctuation: "Levi's" ~ "levis". */
+export function normaliseBrand(name: string): string {
+  return name.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+}
+
+/** At most 5 hashtags, and only the item's own brand may be tagged (code invalid_description). */
+export function checkHashtags(description: string, brand: string): RuleViolation[] {
+  const tags = hashtagsOf(description);
+  const out: RuleViolation[] = [];
+  if (tags.length > MAX_HASHTAGS) {
+    out.push(
+      violation(
+        'description',
+        `at most ${MAX_HASHTAGS} hashtags`,
+        'invalid_description',
+        `description has ${tags.length} hashtags; at most ${MAX_HASHTAGS} are allowed`,
+      ),
+    );
+  }
+  const own = normaliseBrand(brand);
+  const foreign = tags.filter((t) => normaliseBrand(t) !== own);
+  if (foreign.length > 0) {
+    out.push(
+      violation(
+        'description',
+        'only the item’s brand may be tagged',
+        'invalid_description',
+        `hashtag(s) ${foreign.map((t) => `#${t}`).join(', ')} tag something other than the item's brand "${brand}"`,
+      ),
+    );
+  }
+  return out;
+}
+
+/** Rules 6 and 7 plus the minimum price, for any set of prices (create, PUT or PATCH merged onto current). */
+export function checkPrices(
+  prices: {
+    price_amount?: string;
+    discount_price?: string;
+    auto_send_offer_price?: string;
+    auto_negotiate_offer_price?: string;
+  },
+  opts: RuleOptions = {},
+): RuleViolation[] {
+  const out: RuleViolation[] = [];
+  const percent = opts.minPercentOff ?? DEFAULT_MIN_PERCENT_OFF;
+  const price = prices.price_amount === undefined ? null : parseMoney(prices.price_amount);
+  if (price === null) return out;
+  if (price < MIN_PRICE_CENTS) {
+    out.push(
+      violation(
+        'price_amount',
+        `at least ${formatMoney(MIN_PRICE_CENTS)}`,
+        'validation',
+        `price_amount must be at least ${formatMoney(MIN_PRICE_CENTS)}, got ${prices.price_amount}`,
+      ),
+    );
+  }
+  for (const field of ['discount_price', 'auto_send_offer_price'] as const) {
+    const amount = prices[field] === undefined ? null : parseMoney(prices[field]);
+    if (amount !== null && amount >= price) {
+      out.push(
+        violation(
+          field,
+          'below price_amount',
+          'validation',
+          `${field} (${prices[field]}) must be lower than price_amount (${prices.price_amount})`,
+        ),
+      );
+    }
+  }
+  const negotiate =
+    prices.auto_negotiate_offer_price === undefined ? null : parseMoney(prices.auto_negotiate_offer_price);
+  if (negotiate !== null && !isAtLeastPercentBelow(negotiate, price, percent)) {
+    out.push(
+      violation(
+        'auto_negotiate_offer_price',
+        `at most price_amount minus ${percent}%`,
+        'validation',
+        `auto_negotiate_offer_price (${prices.auto_negotiate_offer_price}) must not exceed price_amount minus ${percent}% (${formatMoney(maxAmountPercentBelow(price, percent))})`,
+      ),
+    );
+  }
+  return out;
+}
+
+/**
+ * POST create (`kind: 'create'`) or PUT full update (`kind: 'put'`): schema, rules 1, 2, 6, 7, the
+ * picture, hashtag and SKU limits. `brand` overrides the brand used for the hashtag rule (the
+ * service tags against the brand it matched; locally we only know `brand_name`).
+ */
+export function checkProductWrite(
+  kind: 'create' | 'put',
+  body: unknown,
+  opts: RuleOptions & { brand?: string } = {},
+): RuleViolation[] {
+  const parsed = (kind === 'create' ? ProductCreateRequest : ProductPutRequest).safeParse(body);
+  if (!parsed.success) return violationsFromZod(parsed.error);
+  const b = parsed.data;
+  const out: RuleViolation[] = [];
+  if (b.quantity < 1) {
+    out.push(
+      violation(
+        'quantity',
+        'at least 1',
+        'validation',
+        `quantity must be at least 1 ${kind === 'create' ? 'when creating a listing' : 'on a full update (sell out with PATCH quantity 0 or mark-as-sold)'}, got ${b.quantity}`,
+      ),
+    );
+  }
+  if (!(DEPARTMENTS as readonly string[]).includes(b.department)) {
+    out.push(
+      violation(
+        'department',
+        `one of ${DEPARTMENTS.join(', ')}`,
+        'invalid_department',
+        `department "${b.department}" is not one of ${DEPARTMENTS.join(', ')}`,
+      ),
+    );
+  }
+  const platform = b.depop_shipping !== undefined;
+  const national = b.national_shipping_cost !== undefined;
+  if (platform === national) {
+    out.push(
+      violation(
+        'national_shipping_cost',
+        'platform shipping or a national shipping cost, exactly one',
+        'validation',
+        platform
+          ? 'send either depop_shipping or national_shipping_cost, not both'
+          : 'every listing needs platform shipping (depop_shipping) or a national_shipping_cost',
+      ),
+    );
+  }
+  out.push(...checkHashtags(b.description, opts.brand ?? b.brand_name));
+  if (EMAIL.test(b.description)) {
+    out.push(
+      violation(
+        'description',
+        'no e-mail addresses',
+        'validation',
+        'description must not contain e-mail addresses',
+      ),
+    );
+  }
+  out.push(...checkPrices(b, opts));
+  return out;
+}
+
+/** PATCH: schema, quantity ≥ 0 (0 sells out), and the price rules against the merged prices. */
+export function checkProductPatch(
+  body: unknown,
+  current?: { price_amount: string; discount_price?: string },
+  opts: RuleOptions = {},
+): RuleViolation[] {
+  const parsed = PatchProductRequest.safeParse(body);
+  if (!parsed.success) return violationsFromZod(parsed.error);
+  const b = parsed.data;
+  const out: RuleViolation[] = [];
+  if (Object.values(b).every((v) => v === undefined)) {
+    out.push(
+      violation(
+        '(body)',
+        'at least one field',
+        'bad-request',
+        'PATCH needs at least one of price_amount, discount_price, auto_send_offer_price, auto_negotiate_offer_price, quantity, is_boosted',
+      ),
+    );
+  }
+  if (b.quantity !== undefined && b.quantity < 0) {
+    out.push(
+      violation(
+        'quantity',
+        'not negative',
+        'validation',
+        `quantity must not be negative (0 sells the listing out), got ${b.quantity}`,
+      ),
+    );
+  }
+  const priceKnown = b.price_amount ?? current?.price_amount;
+  out.push(...checkPrices({ ...b, price_amount: priceKnown }, opts));
+  return out;
+}

@@ -1,0 +1,65 @@
+// Rule 10: a refund needs a positive item amount and/or a positive shipping amount, neither above the
+// product price or the shipping price.
+import { RefundOrderRequest } from '../schemas/refunds.ts';
+import { formatMoney, parseMoney } from './money.ts';
+import { violation, violationsFromZod, type RuleViolation } from './violations.ts';
+
+export interface RefundOrderFacts {
+  /** What may still be refunded for the items and for shipping, in cents. */
+  itemPriceCents: number;
+  shippingPriceCents: number;
+}
+
+export function checkRefund(body: unknown, order?: RefundOrderFacts): RuleViolation[] {
+  const parsed = RefundOrderRequest.safeParse(body);
+  if (!parsed.success) return violationsFromZod(parsed.error);
+  const b = parsed.data;
+  const items = b.items_refund_amount === undefined ? null : parseMoney(b.items_refund_amount);
+  const shipping = b.shipping_refund_amount === undefined ? null : parseMoney(b.shipping_refund_amount);
+  const out: RuleViolation[] = [];
+  if (items === null && shipping === null) {
+    out.push(
+      violation(
+        'items_refund_amount',
+        'an item and/or shipping amount is required',
+        'validation',
+        'a refund needs items_refund_amount and/or shipping_refund_amount',
+      ),
+    );
+    return out;
+  }
+  if (items === 0)
+    out.push(
+      violation('items_refund_amount', 'positive', 'validation', 'items_refund_amount must be positive'),
+    );
+  if (shipping === 0)
+    out.push(
+      violation(
+        'shipping_refund_amount',
+        'positive',
+        'validation',
+        'shipping_refund_amount must be positive',
+      ),
+    );
+  if (order && items !== null && items > order.itemPriceCents) {
+    out.push(
+      violation(
+        'items_refund_amount',
+        'not above the product price',
+        'validation',
+        `items_refund_amount ${b.items_refund_amount} exceeds the product price ${formatMoney(order.itemPriceCents)}`,
+      ),
+    );
+  }
+  if (order && shipping !== null && shipping > order.shippingPriceCents) {
+    out.push(
+      violation(
+        'shipping_refund_amount',
+        'not above the shipping price',
+        'validation',
+        `shipping_refund_amount ${b.shipping_refund_amount} exceeds the shipping price ${formatMoney(order.shippingPriceCents)}`,
+      ),
+    );
+  }
+  return out;
+}

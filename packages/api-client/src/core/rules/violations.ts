@@ -1,0 +1,56 @@
+// A broken rule, named by field and rule, with the code the service answers for it. The client throws
+// these before sending (LocalValidationError); the simulator answers the first one as its error.
+import type { z } from 'zod/v4';
+import type { ErrorCode } from '../schemas/errors.ts';
+
+export interface RuleViolation {
+  /** Dotted path of the field at fault, e.g. `pictures` or `depop_shipping.address_id`. */
+  field: string;
+  /** The rule in a few words, e.g. "at most 8 pictures". */
+  rule: string;
+  code: ErrorCode;
+  message: string;
+}
+
+export interface RuleOptions {
+  /** Minimum percentage below the price for offers and auto-negotiate prices (default 5). */
+  minPercentOff?: number;
+}
+
+export function violation(field: string, rule: string, code: ErrorCode, message: string): RuleViolation {
+  return { field, rule, code, message };
+}
+
+/** Codes the spec gives to particular schema limits; every other schema failure is a 400 bad-request. */
+function codeForIssue(field: string, issue: z.core.$ZodIssue): ErrorCode {
+  if (field === 'pictures' && issue.code === 'too_big') return 'too_many_pictures';
+  if (field === 'department') return 'invalid_department';
+  if (field === 'sku' && issue.code === 'too_big') return 'validation';
+  return 'bad-request';
+}
+
+function ruleForIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'required' : `must be ${issue.expected}`;
+    case 'too_big':
+      return `at most ${String(issue.maximum)}${issue.origin === 'array' ? ' items' : issue.origin === 'string' ? ' characters' : ''}`;
+    case 'too_small':
+      return `at least ${String(issue.minimum)}${issue.origin === 'array' ? ' items' : issue.origin === 'string' ? ' characters' : ''}`;
+    case 'invalid_value':
+      return `one of ${issue.values.map(String).join(', ')}`;
+    case 'invalid_format':
+      return `valid ${issue.format}`;
+    default:
+      return issue.code;
+  }
+}
+
+/** zod issues → violations (field path, rule in words, the service's code). */
+export function violationsFromZod(error: z.ZodError, prefix = ''): RuleViolation[] {
+  return error.issues.map((issue) => {
+    const field = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(body)';
+    const rule = ruleForIssue(issue);
+    return violation(field, rule, codeForIssue(field, issue), `${field}: ${issue.message}`);
+  });
+}
