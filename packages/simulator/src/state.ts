@@ -28,6 +28,10 @@ export interface ProductRecord {
   state: ProductState;
   /** The state it had when banned or removed (to derive the wire status). */
   previousState?: ProductState;
+  /** How a sold product got sold: marked (mark-as-sold, PATCH quantity 0) or purchased (an order). */
+  soldVia?: 'marked' | 'purchased';
+  /** SPEC GAP (variants): size ids of a multi-size listing created with `variants`; empty otherwise. */
+  variantSizeIds?: number[];
   /** The stored write body (wire names), minus the path key. */
   fields: Record<string, unknown>;
   /** Resolved brand (from brand_name) and picture metadata. */
@@ -111,6 +115,8 @@ export interface SellerState {
 export interface PartnerState {
   id: string;
   accessDenied: boolean;
+  /** Per-partner webhook signing secret (`whsec_…`), created with the partner. */
+  webhookSecret?: string;
 }
 
 export interface ApiKeyRecord {
@@ -153,6 +159,8 @@ export interface AuthCodeRecord {
   codeChallenge: string;
   expiresAt: number;
   used: boolean;
+  /** Tokens issued from this code: revoked if the code is replayed (RFC 6749 §4.1.2). */
+  issued?: { accessToken: string; refreshToken: string };
 }
 
 export interface WebhookSubscriptionRecord {

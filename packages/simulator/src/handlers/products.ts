@@ -1,4 +1,255 @@
-// Handlers for the "products" operations (operation ids starting with "products.").
-import type { Handlers } from './types.ts';
+// Handlers for the "products" operations: create, list, and get / full update / patch / delete /
+// mark-as-sold by SKU, product ID or slug, plus the staging-only purchase and like test endpoints.
+import {
+  PRODUCT_KEYS,
+  PRODUCTS_PAGE_MAX,
+  ProductSortBy,
+  ProductStateFilter,
+  type ProductCreateRequest,
+  type ProductKey,
+} from '@selling-kit/api-client/core';
+import { apiError } from '../errors.ts';
+import {
+  createListing,
+  deleteListing,
+  findAnyProduct,
+  findProduct,
+  likeProduct,
+  markListingSold,
+  patchListing,
+  productToWire,
+  productUpdatedData,
+  updateListing,
+} from '../domain/products.ts';
+import { createOrder, DEFAULT_TEST_BUYER_ID } from '../domain/orders.ts';
+import type { ProductRecord } from '../state.ts';
+import type { Handler, HandlerContext, Handlers } from './types.ts';
+import { queryParam } from './orders.ts';
 
-export const productsHandlers: Handlers = {};
+export const KEY_SUFFIX: Record<ProductKey, string> = {
+  sku: 'BySku',
+  product_id: 'ByProductId',
+  slug: 'BySlug',
+};
+const KEY_PARAM: Record<ProductKey, string> = { sku: 'sku', product_id: 'productId', slug: 'slug' };
+const PRODUCTS_PAGE_DEFAULT = 20;
+/** SPEC GAP (staging like): the liker is `?liker_id=` or this test user. */
+const DEFAULT_TEST_LIKER_ID = 990_002;
+
+export function keyParam(params: Record<string, string>, key: ProductKey): string {
+  return params[KEY_PARAM[key]] ?? '';
+}
+
+function created(ctx: HandlerContext, record: ProductRecord, changed: string[]) {
+  ctx.events.emit(ctx.seller.id, 'v1:product.updated', productUpdatedData(record, changed));
+  return { body: { product_id: record.productId, slug: record.slug, sku: record.sku } };
+}
+
+function emitChange(ctx: HandlerContext, record: ProductRecord, changed: string[]) {
+  if (changed.length > 0)
+    ctx.events.emit(ctx.seller.id, 'v1:product.updated', productUpdatedData(record, changed));
+}
+
+const create: Handler = async (ctx) => {
+  const record = await createListing(ctx.world, ctx.config, ctx.seller, ctx.body as ProductCreateRequest, {
+    now: ctx.now,
+    principal: ctx.principal,
+  });
+  return created(ctx, record, ['created']);
+};
+
+/** PUT by SKU is an upsert (public reference); by product ID or slug it updates existing products only. */
+function update(key: ProductKey): Handler {
+  return async (ctx) => {
+    const value = keyParam(ctx.params, key);
+    if (key === 'sku' && !ctx.seller.skus.has(value)) {
+      const body = { ...(ctx.body as object), sku: value } as ProductCreateRequest;
+      const record = await createListing(ctx.world, ctx.config, ctx.seller, body, {
+        now: ctx.now,
+        principal: ctx.principal,
+        kind: 'put',
+      });
+      return created(ctx, record, ['created']);
+    }
+    const record =
+      key === 'sku' ? findAnyProduct(ctx.seller, key, value)! : findProduct(ctx.seller, key, value, ctx.now);
+    const changed = await updateListing(ctx.config, ctx.seller, record, ctx.body as Record<string, unknown>, {
+      now: ctx.now,
+      principal: ctx.principal,
+    });
+    emitChange(ctx, record, changed);
+    return { body: { product_id: record.productId, slug: record.slug, sku: record.sku } };
+  };
+}
+
+function parseFlag(ctx: HandlerContext, name: string): boolean {
+  const raw = queryParam(ctx.query, name);
+  if (raw === undefined) return false;
+  if (raw !== 'true' && raw !== 'false')
+    throw apiError('bad-request', `query parameter "${name}" must be true or false, got "${raw}"`);
+  return raw === 'true';
+}
+
+function byKey(key: ProductKey): Record<string, Handler> {
+  const s = KEY_SUFFIX[key];
+  return {
+    [`products.get${s}`]: (ctx) => ({
+      body: productToWire(
+        findProduct(ctx.seller, key, keyParam(ctx.params, key), ctx.now),
+        ctx.principal.scopes,
+      ),
+    }),
+    [`products.update${s}`]: update(key),
+    [`products.patch${s}`]: (ctx) => {
+      const record = findProduct(ctx.seller, key, keyParam(ctx.params, key), ctx.now);
+      emitChange(
+        ctx,
+        record,
+        patchListing(ctx.config, record, ctx.body, { now: ctx.now, principal: ctx.principal }),
+      );
+      return {};
+    },
+    [`products.delete${s}`]: (ctx) => {
+      const failIfActive = parseFlag(ctx, 'fail_if_active_offers');
+      // Idempotent: deleting a removed or never-existing product answers 200 (public reference).
+      const record = findAnyProduct(ctx.seller, key, keyParam(ctx.params, key));
+      if (record && deleteListing(ctx.seller, record, failIfActive, ctx.now))
+        emitChange(ctx, record, ['status']);
+      return {};
+    },
+    [`products.markAsSold${s}`]: (ctx) => {
+      const record = findProduct(ctx.seller, key, keyParam(ctx.params, key), ctx.now);
+      if (markListingSold(record, ctx.now)) emitChange(ctx, record, ['status']);
+      return {};
+    },
+  };
+}
+
+function stagingByKey(key: ProductKey): Record<string, Handler> {
+  const s = KEY_SUFFIX[key];
+  return {
+    [`products.simulatePurchase${s}`]: (ctx) => {
+      const record = findProduct(ctx.seller, key, keyParam(ctx.params, key), ctx.now);
+      createOrder(ctx.world, ctx.seller, [record.productId], {
+        now: ctx.now,
+        buyerId: DEFAULT_TEST_BUYER_ID,
+        events: ctx.events,
+      });
+      return {};
+    },
+    [`products.simulateLike${s}`]: (ctx) => {
+      const record = findProduct(ctx.seller, key, keyParam(ctx.params, key), ctx.now);
+      const raw = queryParam(ctx.query, 'liker_id');
+      const likerId = raw === undefined ? DEFAULT_TEST_LIKER_ID : Number(raw);
+      if (!Number.isSafeInteger(likerId) || likerId <= 0)
+        throw apiError('bad-request', 'liker_id must be a positive integer');
+      likeProduct(ctx.world, ctx.seller, record.productId, likerId, { now: ctx.now, events: ctx.events });
+      return {};
+    },
+  };
+}
+
+// --- list ---------------------------------------------------------------------------------------------
+
+type SortBy = (typeof ProductSortBy.options)[number];
+interface Cursor {
+  s: SortBy;
+  c: number;
+  i: number;
+}
+
+function oneOf<T extends string>(ctx: HandlerContext, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = queryParam(ctx.query, name);
+  if (raw === undefined) return fallback;
+  if (!(allowed as readonly string[]).includes(raw))
+    throw apiError('bad-request', `invalid ${name} "${raw}": accepted values are ${allowed.join(', ')}`);
+  return raw as T;
+}
+
+const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+function dateParam(ctx: HandlerContext, name: string): number | undefined {
+  const raw = queryParam(ctx.query, name);
+  if (raw === undefined) return undefined;
+  const ms = Date.parse(raw);
+  if (!ISO_DATETIME.test(raw) || Number.isNaN(ms))
+    throw apiError(
+      'bad-request',
+      `invalid ${name} "${raw}": expected an ISO 8601 date-time such as 2026-01-31T12:00:00Z`,
+    );
+  return ms;
+}
+
+function limitParam(ctx: HandlerContext): number {
+  const raw = queryParam(ctx.query, 'limit');
+  if (raw === undefined) return PRODUCTS_PAGE_DEFAULT;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < 1 || n > PRODUCTS_PAGE_MAX)
+    throw apiError(
+      'bad-request',
+      `invalid limit "${raw}": accepted values are integers from 1 to ${PRODUCTS_PAGE_MAX}`,
+    );
+  return n;
+}
+
+function decodeCursor(raw: string, sort: SortBy): Cursor {
+  try {
+    const c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Cursor;
+    if (c.s === sort && Number.isFinite(c.c) && Number.isInteger(c.i)) return c;
+  } catch {
+    // falls through to the 400 below
+  }
+  throw apiError(
+    'bad-request',
+    'invalid cursor: pass meta.cursor from the previous page unchanged, with the same sort_by',
+  );
+}
+
+const COMPARE: Record<SortBy, (a: ProductRecord, b: ProductRecord) => number> = {
+  id_desc: (a, b) => b.productId - a.productId,
+  id_asc: (a, b) => a.productId - b.productId,
+  created_date_desc: (a, b) => b.createdAt - a.createdAt || b.productId - a.productId,
+};
+
+const list: Handler = (ctx) => {
+  const limit = limitParam(ctx);
+  const sort = oneOf(ctx, 'sort_by', ProductSortBy.options, 'id_desc');
+  const state = oneOf(ctx, 'state', ProductStateFilter.options, 'all');
+  const from = dateParam(ctx, 'from_created_date');
+  const to = dateParam(ctx, 'to_created_date');
+  if (from !== undefined && to !== undefined && from > to)
+    throw apiError('validation', 'from_created_date must not be later than to_created_date');
+  const rawCursor = queryParam(ctx.query, 'cursor');
+  const cursor = rawCursor === undefined ? undefined : decodeCursor(rawCursor, sort);
+  const compare = COMPARE[sort];
+  // SPEC GAP: removed products are not listed; "all" means selling, sold and banned.
+  const items = [...ctx.seller.products.values()]
+    .filter((p) => p.state !== 'removed' && p.visibleAt <= ctx.now)
+    .filter((p) => state === 'all' || p.state === state)
+    .filter((p) => (from === undefined || p.createdAt >= from) && (to === undefined || p.createdAt <= to))
+    .sort(compare);
+  const start = cursor
+    ? items.findIndex((p) => compare({ productId: cursor.i, createdAt: cursor.c } as ProductRecord, p) < 0)
+    : 0;
+  const page = start < 0 ? [] : items.slice(start, start + limit);
+  const last = page.at(-1);
+  const hasMore = start >= 0 && start + limit < items.length;
+  const next =
+    hasMore && last
+      ? Buffer.from(JSON.stringify({ s: sort, c: last.createdAt, i: last.productId })).toString('base64url')
+      : null;
+  return {
+    body: {
+      meta: { cursor: next, has_more: hasMore },
+      data: page.map((p) => productToWire(p, ctx.principal.scopes)),
+    },
+  };
+};
+
+export const productsHandlers: Handlers = {
+  'products.create': create,
+  'products.list': list,
+  ...Object.assign({}, ...PRODUCT_KEYS.map(byKey)),
+  ...stagingByKey('sku'),
+  ...stagingByKey('product_id'),
+};

@@ -1,0 +1,80 @@
+// The simulator's small taxonomy: brands, product types with their departments and size sets. The
+// real catalogue is not served by the Selling API (public reference: taxonomy is downloaded
+// separately); this one is large enough to exercise every rule.
+import { normaliseBrand, type DEPARTMENTS } from '@selling-kit/api-client/core';
+
+type Department = (typeof DEPARTMENTS)[number];
+
+/** Canonical brand names; `unbranded` is what an unmatched `brand_name` becomes (public reference). */
+export const BRANDS = [
+  'Nike',
+  'Adidas',
+  "Levi's",
+  'Carhartt',
+  'Zara',
+  'Ralph Lauren',
+  'Patagonia',
+  'The North Face',
+  'Dr. Martens',
+  'Stussy',
+  'Champion',
+  'Tommy Hilfiger',
+  'Burberry',
+  'Gucci',
+  'Prada',
+  'Uniqlo',
+  'H&M',
+];
+export const UNBRANDED = 'unbranded';
+
+/**
+ * SPEC GAP (brand ids): the spec says "a brand ID that is not valid fails with invalid_brand" but the
+ * write bodies carry only `brand_name`. Ours: an optional numeric `brand_id` (its position in BRANDS,
+ * from 1) must name a known brand; unknown → 422 invalid_brand.
+ */
+export function brandById(id: number): string | undefined {
+  return Number.isInteger(id) ? BRANDS[id - 1] : undefined;
+}
+
+const BY_KEY = new Map(BRANDS.map((b) => [normaliseBrand(b), b]));
+
+/** Brand matched from `brand_name` (case, spaces and punctuation ignored); unknown → unbranded. */
+export function matchBrand(name: string): string {
+  return BY_KEY.get(normaliseBrand(name)) ?? UNBRANDED;
+}
+
+export interface SizeSet {
+  name: string;
+  sizes: number[];
+}
+
+/** Size sets: a size id is only meaningful within its set (public reference, taxonomy). */
+export const SIZE_SETS: Record<number, SizeSet> = {
+  44: { name: 'GB tops', sizes: [14, 16, 18, 20, 22, 24, 26] },
+  45: { name: 'US tops', sizes: [1, 2, 3, 4, 5, 6] },
+  46: { name: 'Waist (inches)', sizes: [24, 26, 28, 30, 32, 34, 36, 38, 40] },
+  47: { name: 'GB shoes', sizes: [3, 4, 5, 6, 7, 8, 9, 10, 11, 12] },
+};
+
+export interface ProductType {
+  departments: Department[];
+  /** Size sets valid for the type; empty = the type has no sizes (e.g. bags). */
+  sizeSets: number[];
+}
+
+const ADULT: Department[] = ['menswear', 'womenswear'];
+export const PRODUCT_TYPES: Record<string, ProductType> = {
+  tshirts: { departments: [...ADULT, 'kidswear'], sizeSets: [44, 45] },
+  shirts: { departments: [...ADULT, 'kidswear'], sizeSets: [44, 45] },
+  hoodies: { departments: [...ADULT, 'kidswear'], sizeSets: [44, 45] },
+  jackets: { departments: [...ADULT, 'kidswear'], sizeSets: [44, 45] },
+  jeans: { departments: [...ADULT, 'kidswear'], sizeSets: [46] },
+  trousers: { departments: [...ADULT], sizeSets: [46] },
+  dresses: { departments: ['womenswear', 'kidswear'], sizeSets: [44, 45] },
+  skirts: { departments: ['womenswear', 'kidswear'], sizeSets: [44, 45] },
+  trainers: { departments: [...ADULT, 'kidswear'], sizeSets: [47] },
+  boots: { departments: [...ADULT], sizeSets: [47] },
+  bags: { departments: [...ADULT], sizeSets: [] },
+  jewellery: { departments: [...ADULT], sizeSets: [] },
+  homeware: { departments: ['everything-else'], sizeSets: [] },
+};
