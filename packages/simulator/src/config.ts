@@ -32,15 +32,30 @@ export interface SimulatorConfig {
    * key until this much time has passed (spec: "a just-created listing may need a short delay").
    */
   readAfterCreateDelayMs: number;
+  /** SPEC GAP: authorization-code lifetime (simulated seconds). Ours: 10 minutes (RFC 6749 advises ≤ 10 min). */
+  authCodeTtlSec: number;
+  /** SPEC GAP: longest accepted request URL (path + query) in characters; longer → 414. */
+  maxUrlLength: number;
+  /** Webhook delivery: attempts in all (1 = no retry). SPEC GAP: 5. */
+  webhookMaxAttempts: number;
+  /** Delay before the first retry (simulated ms); doubles for each later retry. SPEC GAP: 1 s, 2 s, 4 s, 8 s. */
+  webhookRetryBaseDelayMs: number;
+  /** How long one delivery attempt may take (real ms) before it counts as failed. */
+  webhookTimeoutMs: number;
+  /** When set, the admin listener requires `Authorization: Bearer <adminToken>`. Unset: open (loopback only). */
+  adminToken?: string;
 }
 
-export function defaultConfig(overrides: Partial<SimulatorConfig> = {}): SimulatorConfig {
+export type SimulatorConfigOverrides = Omit<Partial<SimulatorConfig>, 'rateLimits'> & {
+  rateLimits?: Partial<Record<RateGroup, Allowance>>;
+};
+
+export function defaultConfig(overrides: SimulatorConfigOverrides = {}): SimulatorConfig {
   return {
     timeScale: 1,
     accessTokenTtlSec: 3600,
     refreshTokenTtlSec: 365 * 24 * 3600,
     minPercentOff: DEFAULT_MIN_PERCENT_OFF,
-    rateLimits: structuredClone(RATE_LIMITS),
     appWideLimit: { ...APP_WIDE_LIMIT },
     rateLimitsEnabled: true,
     bodyLimitBytes: 1024 * 1024,
@@ -48,6 +63,13 @@ export function defaultConfig(overrides: Partial<SimulatorConfig> = {}): Simulat
     pictureFetchTimeoutMs: 5000,
     seed: 1,
     readAfterCreateDelayMs: 0,
+    authCodeTtlSec: 600,
+    maxUrlLength: 4096,
+    webhookMaxAttempts: 5,
+    webhookRetryBaseDelayMs: 1000,
+    webhookTimeoutMs: 5000,
     ...overrides,
+    // Partial group overrides keep the other groups' spec values.
+    rateLimits: { ...structuredClone(RATE_LIMITS), ...overrides.rateLimits },
   };
 }

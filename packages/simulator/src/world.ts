@@ -2,8 +2,15 @@
 // Used by the admin surface, the demo seed and tests.
 import { randomBytes } from 'node:crypto';
 import type { SellerAddress } from '@selling-kit/api-client/core';
-import { Clock } from './platform/clock.ts';
-import type { ApiKeyRecord, OAuthClientRecord, SellerProfile, SellerState, World } from './state.ts';
+import type { Clock } from './platform/clock.ts';
+import type {
+  ApiKeyRecord,
+  OAuthClientRecord,
+  PartnerState,
+  SellerProfile,
+  SellerState,
+  World,
+} from './state.ts';
 
 export function createWorld(clock: Clock): World {
   return {
@@ -20,11 +27,27 @@ export function createWorld(clock: Clock): World {
   };
 }
 
-export function ensurePartner(world: World, partnerId: string) {
+/** Empties the world in place (the object and its clock stay, so references held by tests remain valid). */
+export function resetWorld(world: World): void {
+  const fresh = createWorld(world.clock);
+  world.partners.clear();
+  world.sellers.clear();
+  world.apiKeys.clear();
+  world.oauthClients.clear();
+  world.authCodes.clear();
+  world.accessTokens.clear();
+  world.refreshTokens.clear();
+  world.webhooks.clear();
+  world.ids = fresh.ids;
+}
+
+export function ensurePartner(world: World, partnerId: string, webhookSecret?: string): PartnerState {
   let partner = world.partners.get(partnerId);
   if (!partner) {
-    partner = { id: partnerId, accessDenied: false };
+    partner = { id: partnerId, accessDenied: false, webhookSecret: webhookSecret ?? newSecret('whsec_', 24) };
     world.partners.set(partnerId, partner);
+  } else if (webhookSecret) {
+    partner.webhookSecret = webhookSecret;
   }
   return partner;
 }

@@ -9,6 +9,9 @@ import {
   type StartSimulatorOptions,
 } from '../src/index.ts';
 import type { SellerState } from '../src/state.ts';
+import type { Handlers } from '../src/handlers/types.ts';
+import { createHash, randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 
 export interface TestShop {
   sim: RunningSimulator;
@@ -67,4 +70,69 @@ export async function startTestShop(options: StartSimulatorOptions = {}): Promis
     addressId: address.id,
     call: (method, path, body, init = {}) => call(sim.url, method, path, body, { token: key, ...init }),
   };
+}
+
+// --- platform helpers (additive) ----------------------------------------------------------------
+
+/** Calls the admin listener (JSON in, parsed JSON out). */
+export function adminCall(
+  sim: RunningSimulator,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<CallResult> {
+  const token = sim.config.adminToken;
+  return call(sim.adminUrl, method, path, body, {
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+  });
+}
+
+/**
+ * Test-only handlers for one authenticated operation per rate group, so platform tests do not depend
+ * on the domain handlers: products.create (create_update), insights.shop (insights), shop.get and
+ * orders.list (general).
+ */
+export const probeHandlers: Handlers = {
+  'products.create': ({ seller }) => ({ body: { probe: 'create_update', seller: seller.id } }),
+  'insights.shop': ({ seller }) => ({ body: { probe: 'insights', seller: seller.id } }),
+  'shop.get': ({ seller }) => ({ body: { probe: 'general', id: seller.id, username: seller.username } }),
+  'orders.list': () => ({ body: { meta: { cursor: null, has_more: false }, data: [] } }),
+};
+
+/** A PKCE verifier and its S256 challenge. */
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(48).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** POSTs form fields to a path (the token endpoint). */
+export async function postForm(
+  baseUrl: string,
+  path: string,
+  fields: Record<string, string>,
+): Promise<CallResult> {
+  return call(baseUrl, 'POST', path, new URLSearchParams(fields).toString(), {
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+}
+
+/** Sends raw bytes over a fresh TCP connection and returns whatever comes back before the close. */
+export function rawHttp(baseUrl: string, payload: string | Buffer, timeoutMs = 5000): Promise<string> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    const socket = connect({ host: hostname, port: Number(port) });
+    const done = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(Buffer.concat(chunks).toString('latin1'));
+    };
+    const timer = setTimeout(done, timeoutMs);
+    socket.on('data', (c) => chunks.push(c));
+    socket.on('end', done);
+    socket.on('close', done);
+    socket.on('error', done);
+    socket.write(payload, () => socket.end());
+  });
 }

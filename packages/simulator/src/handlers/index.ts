@@ -10,6 +10,8 @@ import { shopHandlers } from './shop.ts';
 import { insightsHandlers } from './insights.ts';
 import { pricingHandlers } from './pricing.ts';
 import { webhooksHandlers } from './webhooks.ts';
+import { authHandlers } from './auth.ts';
+import { statusHandlers } from './status.ts';
 
 export const handlers: Handlers = {
   ...productsHandlers,
@@ -21,4 +23,6 @@ export const handlers: Handlers = {
   ...insightsHandlers,
   ...pricingHandlers,
   ...webhooksHandlers,
+  ...authHandlers,
+  ...statusHandlers,
 };

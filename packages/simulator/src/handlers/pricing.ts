@@ -1,4 +1,13 @@
-// Handlers for the "pricing" operations (operation ids starting with "pricing.").
+// Handlers for the "pricing" operations: POST /api/v1/pricing/inspiration/. The body is checked with
+// the core schema (400 bad-request naming the field); the formula and SPEC GAP choices are in
+// ../domain/pricing.ts.
+import { PricingInspirationRequest } from '@selling-kit/api-client/core';
+import { pricingInspiration } from '../domain/pricing.ts';
+import { parseBody } from './orders.ts';
 import type { Handlers } from './types.ts';
 
-export const pricingHandlers: Handlers = {};
+export const pricingHandlers: Handlers = {
+  'pricing.inspiration': ({ world, body }) => ({
+    body: pricingInspiration(world, parseBody(PricingInspirationRequest, body, 'PricingInspirationRequest')),
+  }),
+};

@@ -1,0 +1,36 @@
+// The slice of autocannon's API the benchmark uses (the package ships no types).
+declare module 'autocannon' {
+  interface Histogram {
+    average: number;
+    mean: number;
+    stddev: number;
+    min: number;
+    max: number;
+    total: number;
+    p50: number;
+    p90: number;
+    p99: number;
+  }
+  interface Options {
+    url: string;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    connections?: number;
+    pipelining?: number;
+    duration?: number;
+    amount?: number;
+  }
+  interface Result {
+    requests: Histogram;
+    latency: Histogram;
+    throughput: Histogram;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    '2xx': number;
+    duration: number;
+  }
+  function autocannon(options: Options): Promise<Result>;
+  export default autocannon;
+}

@@ -1,0 +1,220 @@
+// Faults on demand: rules, configured through the admin surface, that make matching requests fail the
+// ways a real network and gateway do. Probability draws come from a PRNG seeded with `config.seed`, so
+// the same seed and the same request sequence reproduce the same faults.
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod/v4';
+import type { Clock } from './clock.ts';
+import { SeededRandom } from './random.ts';
+
+export const FAULT_TYPES = [
+  /** 500 generic_error; the handler does not run. */
+  'error_500',
+  /** 504 before the write: the handler does not run. */
+  'timeout_before_commit',
+  /** 504 after the write: the handler runs (state changes), its response is replaced by a 504. */
+  'timeout_after_commit',
+  /** The socket is destroyed before the handler runs. */
+  'reset_before_commit',
+  /** The handler runs, then the socket is destroyed instead of answering. */
+  'reset_after_commit',
+  /** The answer is delayed by `latencyMs` (+ up to `jitterMs`) real milliseconds. */
+  'latency',
+  /** The gateway answers 429 (with Retry-After = the storm's remaining time) to every matching request. */
+  'rate_limit_storm',
+] as const;
+export type FaultType = (typeof FAULT_TYPES)[number];
+
+export const FaultRuleInput = z
+  .object({
+    type: z.enum(FAULT_TYPES),
+    /** Operation id (`products.create`) or a glob over ids (`products.*`). */
+    operationId: z.string().min(1).optional(),
+    /** HTTP method, any case. */
+    method: z.string().min(1).optional(),
+    /** Glob over the request path: `*` = within one segment, `**` = anything. */
+    path: z.string().min(1).optional(),
+    /** Chance that a matching request triggers the fault (default 1). */
+    probability: z.number().min(0).max(1).optional(),
+    /** Fires at most this many times ("the next N requests"), then the rule is spent. */
+    count: z.number().int().positive().optional(),
+    /** Rule lifetime in simulated ms from its creation (required for a storm without a count). */
+    durationMs: z.number().positive().optional(),
+    latencyMs: z.number().int().nonnegative().optional(),
+    jitterMs: z.number().int().nonnegative().optional(),
+    /** Storm with a count and no duration: the wait announced in each 429 (simulated ms, default 1000). */
+    retryAfterMs: z.number().int().positive().optional(),
+  })
+  .strict()
+  .refine((r) => r.type !== 'latency' || r.latencyMs !== undefined, {
+    message: 'latency faults need latencyMs',
+  })
+  .refine((r) => r.type !== 'rate_limit_storm' || r.durationMs !== undefined || r.count !== undefined, {
+    message: 'a rate_limit_storm needs durationMs or count',
+  });
+export type FaultRuleInput = z.infer<typeof FaultRuleInput>;
+
+export interface FaultRule extends FaultRuleInput {
+  id: string;
+  createdAt: number;
+  /** Simulated time after which the rule no longer fires (from durationMs). */
+  expiresAt?: number;
+  fired: number;
+  /** Matching requests seen (fired or not). */
+  matched: number;
+}
+
+export interface FaultOutcome {
+  /** The fault that decides the answer (anything but latency), if any. */
+  rule?: FaultRule;
+  /** Real milliseconds to wait before going on (sum of the firing latency rules). */
+  delayMs: number;
+}
+
+const NO_FAULT: FaultOutcome = { delayMs: 0 };
+
+function globToRegExp(glob: string, segment: string): RegExp {
+  let src = '';
+  for (let i = 0; i < glob.length; i++) {
+    const ch = glob[i]!;
+    if (ch === '*') {
+      if (glob[i + 1] === '*') {
+        src += '.*';
+        i++;
+      } else src += `[^${segment}]*`;
+    } else src += ch.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${src}$`);
+}
+
+interface CompiledRule {
+  rule: FaultRule;
+  op?: RegExp;
+  path?: RegExp;
+  method?: string;
+}
+
+export class FaultInjector {
+  private rules: CompiledRule[] = [];
+  /** Rules that expired or used up their count (kept for the counters). */
+  private spent: FaultRule[] = [];
+  private readonly random: SeededRandom;
+  private readonly clock: Clock;
+  private readonly totals = new Map<FaultType, number>();
+  private seed: number;
+
+  constructor(seed: number, clock: Clock) {
+    this.seed = seed;
+    this.random = new SeededRandom(seed);
+    this.clock = clock;
+  }
+
+  /** True when at least one rule is configured (lets the hot path skip matching). */
+  get active(): boolean {
+    return this.rules.length > 0;
+  }
+
+  add(input: FaultRuleInput): FaultRule {
+    const now = this.clock.now();
+    const rule: FaultRule = {
+      ...input,
+      id: `fault_${randomUUID()}`,
+      createdAt: now,
+      expiresAt: input.durationMs !== undefined ? now + input.durationMs : undefined,
+      fired: 0,
+      matched: 0,
+    };
+    this.rules.push({
+      rule,
+      op: input.operationId ? globToRegExp(input.operationId, '.') : undefined,
+      path: input.path ? globToRegExp(input.path, '/') : undefined,
+      method: input.method?.toUpperCase(),
+    });
+    return rule;
+  }
+
+  remove(id: string): boolean {
+    const before = this.rules.length;
+    this.rules = this.rules.filter((r) => r.rule.id !== id);
+    return this.rules.length < before;
+  }
+
+  /** Active rules (not yet expired or spent). */
+  list(): FaultRule[] {
+    return this.rules.map((r) => ({ ...r.rule }));
+  }
+
+  /** Removes every rule; `seed` restarts the random sequence (default: the current seed). */
+  clear(seed?: number): void {
+    this.rules = [];
+    this.spent = [];
+    this.reseed(seed ?? this.seed);
+  }
+
+  reseed(seed: number): void {
+    this.seed = seed;
+    this.random.reseed(seed);
+  }
+
+  /** Forgets rules, counters and restarts the random sequence. */
+  reset(seed?: number): void {
+    this.clear(seed);
+    this.totals.clear();
+  }
+
+  /** Decides what happens to one request. Spent and expired rules are dropped. */
+  pick(operationId: string, method: string, path: string): FaultOutcome {
+    if (this.rules.length === 0) return NO_FAULT;
+    const now = this.clock.now();
+    let delayMs = 0;
+    let decided: FaultRule | undefined;
+    let spent = false;
+    for (const c of this.rules) {
+      const rule = c.rule;
+      if (rule.expiresAt !== undefined && now >= rule.expiresAt) {
+        spent = true;
+        continue;
+      }
+      if (rule.count !== undefined && rule.fired >= rule.count) continue;
+      if (c.op && !c.op.test(operationId)) continue;
+      if (c.method && c.method !== method) continue;
+      if (c.path && !c.path.test(path)) continue;
+      if (decided && rule.type !== 'latency') continue;
+      rule.matched++;
+      const p = rule.probability ?? 1;
+      if (p < 1 && this.random.next() >= p) continue;
+      rule.fired++;
+      this.totals.set(rule.type, (this.totals.get(rule.type) ?? 0) + 1);
+      if (rule.count !== undefined && rule.fired >= rule.count) spent = true;
+      if (rule.type === 'latency') {
+        delayMs += (rule.latencyMs ?? 0) + (rule.jitterMs ? this.random.int(0, rule.jitterMs) : 0);
+      } else {
+        decided = rule;
+      }
+    }
+    if (spent) {
+      const keep: CompiledRule[] = [];
+      for (const c of this.rules) {
+        const r = c.rule;
+        const gone =
+          (r.expiresAt !== undefined && now >= r.expiresAt) || (r.count !== undefined && r.fired >= r.count);
+        if (gone) this.spent.push(r);
+        else keep.push(c);
+      }
+      this.rules = keep;
+    }
+    return decided || delayMs ? { rule: decided, delayMs } : NO_FAULT;
+  }
+
+  /** Simulated ms a storm still lasts (its Retry-After), or its fixed retryAfterMs. */
+  stormWaitMs(rule: FaultRule): number {
+    if (rule.expiresAt !== undefined) return Math.max(1, rule.expiresAt - this.clock.now());
+    return rule.retryAfterMs ?? 1000;
+  }
+
+  /** `{ total, byType: { error_500: n, … }, rules: [active…], spent: [expired or used up…] }` */
+  counters(): { total: number; byType: Record<string, number>; rules: FaultRule[]; spent: FaultRule[] } {
+    const byType = Object.fromEntries(this.totals);
+    const total = [...this.totals.values()].reduce((a, b) => a + b, 0);
+    return { total, byType, rules: this.list(), spent: this.spent.map((r) => ({ ...r })) };
+  }
+}

@@ -1,0 +1,89 @@
+import { MANUAL_SHIPPING_PROVIDER_ID, ShippingProviders } from '@selling-kit/api-client/core';
+import { startTestShop, type TestShop } from '../helpers.ts';
+import { addAddress } from '../../src/world.ts';
+import { parcelSizeCost } from '../../src/domain/orders.ts';
+import { expectError, expectSchema, oauthToken, otherShop } from '../orders/fixtures.ts';
+
+let shop: TestShop;
+beforeAll(async () => {
+  shop = await startTestShop();
+});
+afterAll(async () => {
+  await shop.sim.close();
+});
+
+const providersPath = (id: number | string) => `/api/v1/shop/seller-addresses/${id}/shipping-providers/`;
+
+describe('GET /api/v1/shop/seller-addresses/{address_id}/shipping-providers/', () => {
+  test('the default GB address offers ROYAL_MAIL and EVRI with priced parcel sizes', async () => {
+    const res = await shop.call('GET', providersPath(shop.addressId));
+    expect(res.status).toBe(200);
+    const providers = expectSchema(ShippingProviders, res.body);
+    expect(providers.map((p) => p.id)).toEqual(['ROYAL_MAIL', 'EVRI']);
+    const small = providers[0]!.parcel_sizes.find((s) => s.id === 'SMALL');
+    expect(small).toMatchObject({
+      cost: { original_amount: '3.35', original_currency: 'GBP', amount: '3.35', currency: 'GBP' },
+      courier_service: 'DROP_OFF',
+    });
+    expect(providers[1]!.parcel_sizes.map((s) => s.id)).toEqual(['SMALL', 'MEDIUM', 'LARGE']);
+  });
+
+  test('a US address with USPS is priced in USD', async () => {
+    const us = otherShop(shop, undefined, { countryCode: 'US' });
+    const address = addAddress(
+      shop.sim.world,
+      us.seller,
+      { city: 'New York', state: 'NY', postal_code: '10001' },
+      ['USPS'],
+    );
+    const res = await shop.call('GET', providersPath(address.id), undefined, { token: us.apiKey });
+    const providers = expectSchema(ShippingProviders, res.body);
+    expect(providers).toHaveLength(1);
+    expect(providers[0]!.id).toBe('USPS');
+    expect(providers[0]!.parcel_sizes.every((s) => s.cost.currency === 'USD')).toBe(true);
+  });
+
+  test('an address without providers answers the single manual-shipping provider', async () => {
+    const address = addAddress(shop.sim.world, shop.seller, {}, []);
+    const res = await shop.call('GET', providersPath(address.id));
+    expect(res.status).toBe(200);
+    expect(expectSchema(ShippingProviders, res.body)).toEqual([
+      { id: MANUAL_SHIPPING_PROVIDER_ID, parcel_sizes: [] },
+    ]);
+  });
+
+  test('a provider outside the catalogue gets generic sizes in the seller’s currency (courier OTHER)', async () => {
+    const address = addAddress(shop.sim.world, shop.seller, {}, ['PARCEL_PIGEON']);
+    const providers = expectSchema(
+      ShippingProviders,
+      (await shop.call('GET', providersPath(address.id))).body,
+    );
+    expect(providers[0]!.id).toBe('PARCEL_PIGEON');
+    expect(
+      providers[0]!.parcel_sizes.every((s) => s.courier_service === 'OTHER' && s.cost.currency === 'GBP'),
+    ).toBe(true);
+  });
+
+  test('another seller’s address, an unknown id or a non-numeric id → 404 address_not_found', async () => {
+    const other = otherShop(shop);
+    const foreign = addAddress(shop.sim.world, other.seller);
+    expectError(await shop.call('GET', providersPath(foreign.id)), 404, 'address_not_found');
+    expectError(await shop.call('GET', providersPath(999999)), 404, 'address_not_found');
+    expectError(await shop.call('GET', providersPath('abc')), 404, 'address_not_found');
+  });
+
+  test('needs shop_read', async () => {
+    const token = oauthToken(shop.sim.world, shop.seller.id, ['orders_read']);
+    expectError(
+      await shop.call('GET', providersPath(shop.addressId), undefined, { token }),
+      403,
+      'insufficient_scope',
+    );
+  });
+
+  test('parcel sizes are looked up case-insensitively; unknown sizes are undefined', () => {
+    expect(parcelSizeCost('ROYAL_MAIL', 'small', 'GBP')).toEqual({ cents: 335, currency: 'GBP' });
+    expect(parcelSizeCost('MY_HERMES', 'LARGE', 'GBP')).toEqual({ cents: 599, currency: 'GBP' });
+    expect(parcelSizeCost('ROYAL_MAIL', 'HUGE', 'GBP')).toBeUndefined();
+  });
+});
