@@ -201,6 +201,7 @@ describe('refund rule (10)', () => {
     expect(fields(checkRefund({ shipping_refund_amount: '3.51' }, order))).toEqual([
       'shipping_refund_amount',
     ]);
-    expect(codes(checkRefund({ items_refund_amount: '-1' }, order))).toEqual(['bad-request']);
+    expect(codes(checkRefund({ items_refund_amount: '-1' }, order))).toEqual(['validation']);
+    expect(codes(checkRefund({ items_refund_amount: 'ten' }, order))).toEqual(['bad-request']);
   });
 });

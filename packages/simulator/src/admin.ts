@@ -12,7 +12,8 @@ import type { RateLimiter } from './platform/rate-limiter.ts';
 import { FaultRuleInput, type FaultInjector } from './platform/faults.ts';
 import type { WebhookDispatcher } from './platform/webhooks.ts';
 import { applySeed, parseSeed, SeedAddress, SeedSeller } from './platform/seed.ts';
-import { domainOp } from './platform/domain-bridge.ts';
+import { likeProduct } from './domain/products.ts';
+import { createOrder } from './domain/orders.ts';
 import {
   addAddress,
   createApiKey,
@@ -404,7 +405,6 @@ export function buildAdminServer(deps: AdminDeps): FastifyInstance {
     const product = findProduct(world, parse(IdParam, req.params).id);
     if (!product) throw notFound('product');
     const body = parse(z.object({ likerId: z.number().int().positive().optional() }).strict(), req.body);
-    const likeProduct = await domainOp('likeProduct');
     const likerId = body.likerId ?? 900_001 + product.likes.size;
     const result = likeProduct(world, world.sellers.get(product.sellerId)!, product.productId, likerId, {
       now: world.clock.now(),
@@ -424,7 +424,6 @@ export function buildAdminServer(deps: AdminDeps): FastifyInstance {
       req.body,
     );
     const seller = sellerOf(world, body.sellerId);
-    const createOrder = await domainOp('createOrder');
     const order = createOrder(world, seller, body.productIds, {
       now: world.clock.now(),
       buyerId: body.buyerId,

@@ -6,7 +6,7 @@ import type { SimulatorConfig } from './config.ts';
 import type { World } from './state.ts';
 import { DEMO_ASSET_PREFIX } from './platform/assets.ts';
 import { applySeed, type SeedDocument } from './platform/seed.ts';
-import { domainOp } from './platform/domain-bridge.ts';
+import { createListing } from './domain/products.ts';
 
 export const DEMO = {
   partnerId: 'demo-partner',
@@ -169,13 +169,6 @@ export async function seedDemo(world: World, config: SimulatorConfig, baseUrl: s
     warnings: [],
   };
   const seller = world.sellers.get(DEMO.sellerId)!;
-  let createListing;
-  try {
-    createListing = await domainOp('createListing');
-  } catch (e) {
-    info.warnings.push((e as Error).message);
-    return info;
-  }
   for (const body of demoListings(baseUrl)) {
     try {
       const product = await createListing(world, config, seller, body, {

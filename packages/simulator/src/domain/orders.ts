@@ -10,34 +10,26 @@ import type {
   OrderLineItem,
   ShippingProviderInfo,
 } from '@selling-kit/api-client/core';
-import { MANUAL_SHIPPING_PROVIDER_ID } from '@selling-kit/api-client/core';
+import { MANUAL_SHIPPING_PROVIDER_ID, formatMoney, parseMoney } from '@selling-kit/api-client/core';
 import { apiError } from '../errors.ts';
 import type { EventSink } from '../handlers/types.ts';
 import type { OrderRecord, ProductRecord, SellerState, World } from '../state.ts';
 
 // --- money ------------------------------------------------------------------------------------------
 
-const DECIMAL = /^-?\d+(\.\d{1,2})?$/;
-
-/** "12.5" / "12.50" / 12.5 → 1250; anything else (or more than 2 decimals) → null. */
+/** "12.5" / "-3.00" / 12.5 → cents; anything else (or more than 2 decimals) → null. */
 export function toCents(value: unknown): number | null {
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) return null;
-    return Math.round(value * 100);
-  }
-  if (typeof value !== 'string' || !DECIMAL.test(value.trim())) return null;
+  if (typeof value === 'number') return Number.isFinite(value) ? Math.round(value * 100) : null;
+  if (typeof value !== 'string') return null;
   const text = value.trim();
-  const negative = text.startsWith('-');
-  const [whole = '0', frac = ''] = text.replace('-', '').split('.');
-  const cents = Number(whole) * 100 + Number(frac.padEnd(2, '0'));
-  return negative ? -cents : cents;
+  const cents = parseMoney(text.startsWith('-') ? text.slice(1) : text);
+  return cents === null ? null : text.startsWith('-') ? -cents : cents;
 }
 
 /** 1250 → "12.50"; -5 → "-0.05". */
 export function formatCents(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(Math.round(cents));
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+  const rounded = Math.round(cents);
+  return rounded < 0 ? `-${formatMoney(-rounded)}` : formatMoney(rounded);
 }
 
 /** `part` of `whole` (0..1 share) of `amount`, rounded half up to a cent. */

@@ -1,4 +1,5 @@
-// Refunds (rule 10): parsing the request, checking it against the order, recording it.
+// Refunds (rule 10): the shared rule check (client core) against what is still refundable, the
+// platform-shipping rule, and recording the refund.
 //
 // SPEC GAPs chosen here:
 // - Status: an order becomes REFUNDED once its items are refunded in full (cumulatively); a partial
@@ -9,105 +10,70 @@
 //   (items: the sum of the sold prices minus earlier item refunds; shipping: the buyer's shipping
 //   price minus earlier shipping refunds).
 // - A CANCELLED order cannot be refunded (422 validation).
-// - Malformed amounts (not a decimal string with at most 2 decimals) → 400 bad-request naming the
-//   field; well-formed amounts ≤ 0 → 422 validation (rule 10: each given amount must be positive).
+// - Malformed amounts → 400 bad-request naming the field; amounts ≤ 0 → 422 validation.
+import { checkRefund, parseMoney, type RuleViolation } from '@selling-kit/api-client/core';
 import { apiError } from '../errors.ts';
 import type { EventSink } from '../handlers/types.ts';
 import type { OrderRecord, RefundRecord } from '../state.ts';
-import { formatCents, itemsTotalCents, refundedCents, toCents } from './orders.ts';
+import { formatCents, itemsTotalCents, refundedCents } from './orders.ts';
 
-export interface RefundInput {
-  itemsCents?: number;
-  shippingCents?: number;
-  message?: string;
-}
-
-const SIGNED_MONEY = /^-?\d+(\.\d{1,2})?$/;
 const RULE_10 =
   'rule 10: a refund needs a positive items and/or shipping amount, not exceeding the product price and shipping price';
 
-function amountField(body: Record<string, unknown>, field: string): number | undefined {
-  const value = body[field];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !SIGNED_MONEY.test(value))
-    throw apiError(
-      'bad-request',
-      `field "${field}": must be a decimal string with at most 2 decimals, e.g. "12.50"`,
-    );
-  return toCents(value)!;
+function fail(v: RuleViolation): never {
+  throw apiError(v.code, v.code === 'validation' ? `${v.message} (${RULE_10})` : v.message);
 }
 
-/** Parses a `RefundOrderRequest` body: shape errors → 400 bad-request, non-positive amounts → 422. */
-export function parseRefundRequest(body: unknown): RefundInput {
+/** Shape and positivity of a `RefundOrderRequest`, before the order is looked up. */
+export function checkRefundBody(body: unknown): void {
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw apiError('bad-request', 'the request body must be a JSON object (RefundOrderRequest)');
-  const b = body as Record<string, unknown>;
-  const itemsCents = amountField(b, 'items_refund_amount');
-  const shippingCents = amountField(b, 'shipping_refund_amount');
-  const message = b.send_buyer_message;
-  if (message !== undefined && typeof message !== 'string')
-    throw apiError('bad-request', 'field "send_buyer_message": must be a string');
-  if (itemsCents === undefined && shippingCents === undefined)
-    throw apiError('validation', `give items_refund_amount and/or shipping_refund_amount (${RULE_10})`);
-  const problems: string[] = [];
-  if (itemsCents !== undefined && itemsCents <= 0) problems.push('items_refund_amount must be positive');
-  if (shippingCents !== undefined && shippingCents <= 0)
-    problems.push('shipping_refund_amount must be positive');
-  if (problems.length) throw apiError('validation', `${problems.join('; ')} (${RULE_10})`);
-  return {
-    ...(itemsCents !== undefined ? { itemsCents } : {}),
-    ...(shippingCents !== undefined ? { shippingCents } : {}),
-    ...(message !== undefined ? { message } : {}),
-  };
-}
-
-/** The rule violations of a refund against the order's remaining refundable amounts (empty = allowed). */
-export function refundViolations(order: OrderRecord, input: RefundInput): string[] {
-  if (order.status === 'CANCELLED') return [`order ${order.purchaseId} is CANCELLED and cannot be refunded`];
-  const items = input.itemsCents ?? 0;
-  const shipping = input.shippingCents ?? 0;
-  const already = refundedCents(order);
-  const itemsLeft = itemsTotalCents(order) - already.items;
-  const shippingLeft = order.buyerShippingPriceCents - already.shipping;
-  const problems: string[] = [];
-  if (items > itemsLeft)
-    problems.push(
-      `items_refund_amount ${formatCents(items)} exceeds the refundable product price ${formatCents(Math.max(0, itemsLeft))}` +
-        (already.items > 0 ? ` (${formatCents(already.items)} already refunded)` : ''),
-    );
-  if (shipping > shippingLeft)
-    problems.push(
-      `shipping_refund_amount ${formatCents(shipping)} exceeds the refundable shipping price ${formatCents(Math.max(0, shippingLeft))}` +
-        (already.shipping > 0 ? ` (${formatCents(already.shipping)} already refunded)` : ''),
-    );
-  if (order.depopShipping && shipping > 0 && problems.length === 0) {
-    const fullShipping = shipping === shippingLeft;
-    const fullItems = items === itemsLeft;
-    if (!fullShipping || !fullItems)
-      problems.push(
-        'for orders with platform shipping the shipping is refundable only within a full refund: ' +
-          `refund the remaining items amount ${formatCents(itemsLeft)} and the whole shipping price ${formatCents(shippingLeft)} together`,
-      );
-  }
-  return problems;
+  const first = checkRefund(body)[0];
+  if (first) fail(first);
 }
 
 /**
- * Checks and records a refund; 422 validation (naming rule 10) when it breaks a rule. The order
- * becomes REFUNDED once its items are refunded in full. Emits `v1:order.refund` (refunded_by PARTNER).
+ * Checks a refund against the order and records it; 422 validation (naming rule 10) when it breaks a
+ * rule. The order becomes REFUNDED once its items are refunded in full. Emits `v1:order.refund`.
  */
 export function refundOrder(
   order: OrderRecord,
-  input: RefundInput,
+  body: unknown,
   opts: { now: number; events: EventSink },
 ): RefundRecord {
-  const problems = refundViolations(order, input);
-  if (problems.length) throw apiError('validation', `${problems.join('; ')} (${RULE_10})`);
+  checkRefundBody(body);
+  if (order.status === 'CANCELLED')
+    throw apiError('validation', `order ${order.purchaseId} is CANCELLED and cannot be refunded`);
+  const already = refundedCents(order);
+  const itemsLeft = Math.max(0, itemsTotalCents(order) - already.items);
+  const shippingLeft = Math.max(0, order.buyerShippingPriceCents - already.shipping);
+  const first = checkRefund(body, { itemPriceCents: itemsLeft, shippingPriceCents: shippingLeft })[0];
+  if (first) {
+    const note =
+      already.items + already.shipping > 0
+        ? ` (${formatCents(already.items + already.shipping)} already refunded)`
+        : '';
+    fail({ ...first, message: first.message + note });
+  }
+  const b = body as {
+    items_refund_amount?: string;
+    shipping_refund_amount?: string;
+    send_buyer_message?: string;
+  };
+  const items = b.items_refund_amount === undefined ? 0 : parseMoney(b.items_refund_amount)!;
+  const shipping = b.shipping_refund_amount === undefined ? 0 : parseMoney(b.shipping_refund_amount)!;
+  if (order.depopShipping && shipping > 0 && (shipping !== shippingLeft || items !== itemsLeft)) {
+    throw apiError(
+      'validation',
+      'for orders with platform shipping the shipping is refundable only within a full refund: ' +
+        `refund the remaining items amount ${formatCents(itemsLeft)} and the whole shipping price ${formatCents(shippingLeft)} together`,
+    );
+  }
   const record: RefundRecord = {
-    itemsAmountCents: input.itemsCents ?? 0,
-    shippingAmountCents: input.shippingCents ?? 0,
+    itemsAmountCents: items,
+    shippingAmountCents: shipping,
     at: opts.now,
-    ...(input.message !== undefined ? { message: input.message } : {}),
+    ...(b.send_buyer_message !== undefined ? { message: b.send_buyer_message } : {}),
   };
   order.refunds.push(record);
   if (refundedCents(order).items >= itemsTotalCents(order)) order.status = 'REFUNDED';

@@ -12,7 +12,7 @@ import {
 import type { SimulatorConfig } from '../config.ts';
 import type { World } from '../state.ts';
 import { addAddress, createApiKey, createOAuthClient, createSeller, ensurePartner } from '../world.ts';
-import { domainOp } from './domain-bridge.ts';
+import { createListing } from '../domain/products.ts';
 
 const Profile = z
   .object({
@@ -186,7 +186,6 @@ export async function applySeed(
     result.webhooks++;
   }
   if (doc.listings?.length) {
-    const createListing = await domainOp('createListing');
     for (const l of doc.listings) {
       const seller = world.sellers.get(l.sellerId);
       if (!seller) throw new Error(`listing for unknown seller ${l.sellerId}`);

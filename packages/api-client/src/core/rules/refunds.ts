@@ -10,7 +10,16 @@ export interface RefundOrderFacts {
   shippingPriceCents: number;
 }
 
+const NEGATIVE_MONEY = /^-\d+(\.\d{1,2})?$/;
+
 export function checkRefund(body: unknown, order?: RefundOrderFacts): RuleViolation[] {
+  // A negative amount is well-formed but breaks rule 10 (positive amounts): 422, not a parse error.
+  const negative = ['items_refund_amount', 'shipping_refund_amount'].filter((f) => {
+    const v = (body as Record<string, unknown> | null)?.[f];
+    return typeof v === 'string' && NEGATIVE_MONEY.test(v);
+  });
+  if (negative.length)
+    return negative.map((f) => violation(f, 'positive', 'validation', `${f} must be positive`));
   const parsed = RefundOrderRequest.safeParse(body);
   if (!parsed.success) return violationsFromZod(parsed.error);
   const b = parsed.data;

@@ -51,6 +51,11 @@ export function violationsFromZod(error: z.ZodError, prefix = ''): RuleViolation
   return error.issues.map((issue) => {
     const field = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(body)';
     const rule = ruleForIssue(issue);
-    return violation(field, rule, codeForIssue(field, issue), `${field}: ${rule === 'required' ? 'is required' : issue.message}`);
+    return violation(
+      field,
+      rule,
+      codeForIssue(field, issue),
+      `${field}: ${rule === 'required' ? 'is required' : issue.message}`,
+    );
   });
 }
