@@ -298,7 +298,9 @@ export function buildApiServer(deps: ApiServerDeps): FastifyInstance {
         if (fault) {
           switch (fault.type) {
             case 'error_500':
-              throw new ApiError(500, 'generic_error', SERVER_ERROR_MESSAGE);
+              throw new ApiError(500, fault.code ?? 'generic_error', SERVER_ERROR_MESSAGE);
+            case 'error_502':
+              throw new ApiError(502, 'unexpected_response', '');
             case 'timeout_before_commit':
               throw new ApiError(504, 'generic_error', GATEWAY_TIMEOUT_MESSAGE);
             case 'reset_before_commit':

@@ -9,6 +9,8 @@ import { SeededRandom } from './random.ts';
 export const FAULT_TYPES = [
   /** 500 generic_error; the handler does not run. */
   'error_500',
+  /** 502 unexpected_response (an internal service answered oddly); the handler does not run. */
+  'error_502',
   /** 504 before the write: the handler does not run. */
   'timeout_before_commit',
   /** 504 after the write: the handler runs (state changes), its response is replaced by a 504. */
@@ -43,6 +45,18 @@ export const FaultRuleInput = z
     jitterMs: z.number().int().nonnegative().optional(),
     /** Storm with a count and no duration: the wait announced in each 429 (simulated ms, default 1000). */
     retryAfterMs: z.number().int().positive().optional(),
+    /**
+     * error_500 only: the code of the 500 (default generic_error); the spec's other server-side codes
+     * are depop_json_deserialization, missing_address_configuration, missing_partner_configuration.
+     */
+    code: z
+      .enum([
+        'generic_error',
+        'depop_json_deserialization',
+        'missing_address_configuration',
+        'missing_partner_configuration',
+      ])
+      .optional(),
   })
   .strict()
   .refine((r) => r.type !== 'latency' || r.latencyMs !== undefined, {

@@ -62,6 +62,22 @@ test('error_500 on the next N requests: generic_error envelopes, then normal ser
   expect(counters.spent[0]).toMatchObject({ type: 'error_500', fired: 2, count: 2 });
 });
 
+test.each(['depop_json_deserialization', 'missing_address_configuration', 'missing_partner_configuration'])(
+  'error_500 with code %s answers that 500 code',
+  async (code) => {
+    await addFault({ type: 'error_500', code, count: 1 });
+    expectEnvelope(await create(), 500, code);
+    expect(commits).toBe(0);
+  },
+);
+
+test('error_502: unexpected_response with an empty message, nothing written', async () => {
+  await addFault({ type: 'error_502', operationId: 'products.create', count: 1 });
+  const res = await create();
+  expectEnvelope(res, 502, 'unexpected_response');
+  expect(commits).toBe(0);
+});
+
 test('timeout_before_commit: 504 and the handler did not run', async () => {
   await addFault({ type: 'timeout_before_commit', operationId: 'products.create', count: 1 });
   const res = await create();
