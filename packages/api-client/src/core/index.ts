@@ -1,5 +1,14 @@
-// The transport-free core: schemas, the operation table and rate-limit facts. Safe inside n8n: no
-// Node built-ins, no `process`, no timers.
+// The transport-free core: schemas, the operation table, rate-limit facts, request building, error
+// mapping, local validation, webhook signatures and OAuth/PKCE helpers. Safe inside n8n: nothing but
+// zod/v4 and node:crypto, no `process`, no timers, no globals.
 export * from './schemas/index.ts';
 export * from './operations.ts';
 export * from './rate-limits.ts';
+export * from './errors.ts';
+export * from './transport.ts';
+export * from './request.ts';
+export * from './redact.ts';
+export * from './validate.ts';
+export * from './webhooks.ts';
+export * from './oauth.ts';
+export * from './rules/index.ts';

@@ -56,7 +56,7 @@ const productWriteFields = {
   international_shipping_cost: Money.optional(),
   depop_shipping: DepopShippingDetails.optional(),
   quantity: z.number().int(),
-  pictures: z.array(PublicPicture).min(1),
+  pictures: z.array(PublicPicture).min(1).max(MAX_PICTURES),
   department: z.string(),
   product_type: z.string().min(1),
   size_set_id: z.number().int().optional(),
