@@ -6,6 +6,7 @@ import https from 'node:https';
 import got, { RequestError, TimeoutError, type Got, type Method } from 'got';
 import { RequestAbortedError, TransportError } from '../core/errors.ts';
 import type { Transport, TransportRequest, TransportResponse } from '../core/transport.ts';
+import { NOT_SENT_CODES } from './not-sent.ts';
 
 export interface GotTransportOptions {
   /** Sockets per host kept open between calls. Default 64. */
@@ -19,16 +20,6 @@ export interface GotTransportOptions {
   /** A preconfigured got instance (hooks, TLS options); retries/redirects/throwing are still turned off. */
   got?: Got;
 }
-
-/** Network error codes raised before the request could reach the server: safe to repeat anything. */
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'EADDRNOTAVAIL',
-]);
 
 export function createGotTransport(options: GotTransportOptions = {}): Transport & { close(): void } {
   const agentOptions = {

@@ -6,6 +6,7 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import { RequestAbortedError, TransportError } from '../core/errors.ts';
 import type { Transport, TransportRequest, TransportResponse } from '../core/transport.ts';
+import { NOT_SENT_CODES } from './not-sent.ts';
 
 export interface UndiciTransportOptions {
   /** Connections per origin kept open. Default 64. */
@@ -19,17 +20,6 @@ export interface UndiciTransportOptions {
   /** Your own dispatcher (proxy agent, mock agent, custom TLS). */
   dispatcher?: Dispatcher;
 }
-
-/** Codes of failures before the request could reach the server: safe to repeat anything. */
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'EADDRNOTAVAIL',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
 
 const TIMED_OUT = Symbol('timed out');
 

@@ -430,15 +430,7 @@ export function markListingSold(record: ProductRecord, now: number): boolean {
  * their read-after-create delay answer 404 product_not_found, as the spec warns.
  */
 export function findProduct(seller: SellerState, key: ProductKey, value: string, now: number): ProductRecord {
-  const id =
-    key === 'sku'
-      ? seller.skus.get(value)
-      : key === 'slug'
-        ? seller.slugs.get(value)
-        : /^\d{1,15}$/.test(value)
-          ? Number(value)
-          : undefined;
-  const record = id === undefined ? undefined : seller.products.get(id);
+  const record = findAnyProduct(seller, key, value);
   if (!record || record.state === 'removed' || record.visibleAt > now) {
     throw apiError(
       'product_not_found',
