@@ -1,6 +1,6 @@
 // One jest run over every package so the summary line covers the whole workspace.
-// Packages join this list when they have tests (temporal-workflows and n8n-nodes come with later issues).
-const packages = ['api-client', 'simulator'];
+// Packages join this list when they have tests (n8n-nodes comes with a later issue).
+const packages = ['api-client', 'simulator', 'temporal-workflows'];
 
 /** @type {import('jest').Config} */
 export default {

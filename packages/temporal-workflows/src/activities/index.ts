@@ -1,0 +1,154 @@
+// Activities: all I/O of the bulk job, through the typed client. The workflow owns pacing and
+// verification, so the client here makes one attempt at a 429 or an unknown outcome and reports it.
+import { appendFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  createClient,
+  OutcomeUnknownError,
+  ProductNotFoundError,
+  RateLimitedError,
+  SellingApiError,
+  ServerError,
+  TransportError,
+  type SellingClient,
+} from '@selling-kit/api-client';
+import type { BulkOperation, FeedItem, FeedRef, ItemResult, SendOutcome } from '../types.ts';
+import { readChunk } from './feed.ts';
+
+/** Where the worker finds a shop's secret: the workflow only ever names it. */
+export interface Credential {
+  baseUrl: string;
+  apiKey: string;
+}
+export type CredentialStore = (credentialRef: string) => Credential | undefined;
+
+export interface ActivityDeps {
+  credentials: CredentialStore;
+  /** Concurrent requests inside one batch (default 16). */
+  concurrency?: number;
+}
+
+export function createActivities(deps: ActivityDeps) {
+  const clients = new Map<string, SellingClient>();
+  const clientFor = (ref: string): SellingClient => {
+    let client = clients.get(ref);
+    if (!client) {
+      const cred = deps.credentials(ref);
+      if (!cred) throw new Error(`no credential named "${ref}" in the worker's credential store`);
+      client = createClient({
+        baseUrl: cred.baseUrl,
+        apiKey: cred.apiKey,
+        pacing: false, // the workflow paces with timers
+        retry: { maxRateLimitRetries: 0 }, // a 429 goes back to the workflow with its Retry-After
+        validate: false, // items were checked when the feed was read
+      });
+      clients.set(ref, client);
+    }
+    return client;
+  };
+
+  async function sendOne(
+    client: SellingClient,
+    operation: BulkOperation,
+    item: FeedItem,
+  ): Promise<SendOutcome> {
+    const { line, sku } = item;
+    try {
+      const res =
+        operation === 'create'
+          ? await client.request<{ product_id: number; slug: string }>(
+              { method: 'POST', path: '/api/v1/products/', body: item.body },
+              { maxRetries: 2 },
+            )
+          : await client.products.updateBySku(sku, { attributes: {}, ...withoutSku(item.body) } as never);
+      return { line, sku, status: 'ok', productId: res.product_id, slug: res.slug };
+    } catch (error) {
+      if (error instanceof RateLimitedError)
+        return { line, sku, status: 'rate_limited', retryAfterMs: error.retryAfterMs ?? 1000 };
+      if (error instanceof OutcomeUnknownError) return { line, sku, status: 'unknown' };
+      if (error instanceof TransportError)
+        return { line, sku, status: error.requestSent ? 'unknown' : 'retry' };
+      if (error instanceof ServerError)
+        return { line, sku, status: error.status === 504 ? 'unknown' : 'retry' };
+      if (error instanceof SellingApiError) {
+        if (item.recreate && /already exists/.test(error.message)) {
+          // The earlier create landed after all (later than our verification rounds): not a failure.
+          const found = await findBySku(client, sku);
+          if (found) return { line, sku, status: 'ok', ...found };
+        }
+        return {
+          line,
+          sku,
+          status: 'failed',
+          code: error.code,
+          message: error.message,
+          errorId: error.errorId,
+        };
+      }
+      throw error;
+    }
+  }
+
+  return {
+    async readFeedChunk(feed: FeedRef, offset: number, size: number, operation: BulkOperation = 'create') {
+      return readChunk(feed, offset, size, operation);
+    },
+
+    /** Sends a window's items (a few at a time) and reports each outcome; nothing is retried here. */
+    async sendBatch(
+      shop: { credentialRef: string },
+      operation: BulkOperation,
+      items: FeedItem[],
+    ): Promise<SendOutcome[]> {
+      const client = clientFor(shop.credentialRef);
+      const out: SendOutcome[] = new Array(items.length);
+      let next = 0;
+      const lane = async () => {
+        while (next < items.length) {
+          const i = next++;
+          out[i] = await sendOne(client, operation, items[i]!);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(deps.concurrency ?? 16, items.length) }, lane));
+      return out;
+    },
+
+    /** GET by SKU for each: the listing's keys when found, nothing when absent. */
+    async verifyBySku(
+      shop: { credentialRef: string },
+      skus: string[],
+    ): Promise<Record<string, { productId: number; slug: string }>> {
+      const client = clientFor(shop.credentialRef);
+      const found: Record<string, { productId: number; slug: string }> = {};
+      for (const sku of skus) {
+        const hit = await findBySku(client, sku);
+        if (hit) found[sku] = hit;
+      }
+      return found;
+    },
+
+    async appendReport(reportDir: string, jobId: string, results: ItemResult[]): Promise<void> {
+      await mkdir(reportDir, { recursive: true });
+      await appendFile(reportPath(reportDir, jobId), results.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    },
+  };
+}
+
+export function reportPath(reportDir: string, jobId: string): string {
+  return join(reportDir, `${jobId.replace(/[^\w.-]/g, '_')}.ndjson`);
+}
+
+async function findBySku(client: SellingClient, sku: string) {
+  try {
+    const p = await client.products.getBySku(sku);
+    return { productId: p.product_id, slug: p.slug };
+  } catch (error) {
+    if (error instanceof ProductNotFoundError) return undefined;
+    throw error;
+  }
+}
+
+function withoutSku(body: Record<string, unknown>) {
+  const { sku: _sku, ...rest } = body;
+  return rest;
+}

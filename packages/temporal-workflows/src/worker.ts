@@ -1,0 +1,33 @@
+// The worker: workflow code bundled from ./workflows, activities with their dependencies injected.
+import { fileURLToPath } from 'node:url';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from './activities/index.ts';
+
+export const DEFAULT_TASK_QUEUE = 'selling-kit';
+
+export interface WorkerOptions extends ActivityDeps {
+  address: string;
+  namespace?: string;
+  taskQueue?: string;
+}
+
+export async function createWorker(
+  options: WorkerOptions,
+): Promise<{ worker: Worker; connection: NativeConnection }> {
+  const connection = await NativeConnection.connect({ address: options.address });
+  const worker = await Worker.create({
+    connection,
+    namespace: options.namespace ?? 'default',
+    taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
+    workflowsPath: fileURLToPath(new URL('./workflows/index.ts', import.meta.url)),
+    activities: createActivities(options),
+    bundlerOptions: {
+      // Workflow sources import siblings with their `.ts` extension (Node type stripping).
+      webpackConfigHook: (config) => ({
+        ...config,
+        resolve: { ...config.resolve, extensionAlias: { '.js': ['.ts', '.js'] } },
+      }),
+    },
+  });
+  return { worker, connection };
+}

@@ -1,0 +1,208 @@
+// Bulk listing on a real Temporal dev server (global set-up) against the simulator over 127.0.0.1.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, Runtime, type NativeConnection, type Worker } from '@temporalio/worker';
+import {
+  startSimulator,
+  createSeller,
+  createApiKey,
+  addAddress,
+  type RunningSimulator,
+} from '@selling-kit/simulator';
+import { createWorker } from '../src/worker.ts';
+import { startBulkJob, readReport, getProgress, pauseJob, resumeJob, cancelJob } from '../src/client.ts';
+import type { BulkJobInput } from '../src/types.ts';
+
+const TIME_SCALE = 10; // the simulator's 10 s create window lasts 1 real second
+const taskQueue = `bulk-test-${randomUUID()}`;
+let sim: RunningSimulator;
+let sellerId: number;
+let worker: Worker;
+let workerConnection: NativeConnection;
+let running: Promise<void>;
+let connection: Connection;
+let client: Client;
+const dir = mkdtempSync(join(tmpdir(), 'sk-bulk-'));
+
+beforeAll(async () => {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  sim = await startSimulator({ port: 0, config: { timeScale: TIME_SCALE, fetchPictures: false } });
+  const seller = createSeller(sim.world, { username: 'bulk-shop' });
+  addAddress(sim.world, seller);
+  sellerId = seller.id;
+  const { key } = createApiKey(sim.world, 'partner-bulk', seller.id);
+  ({ worker, connection: workerConnection } = await createWorker({
+    address: process.env.TEMPORAL_TEST_ADDRESS!,
+    taskQueue,
+    credentials: (ref) => (ref === 'shop-1' ? { baseUrl: sim.url, apiKey: key } : undefined),
+  }));
+  running = worker.run();
+  connection = await Connection.connect({ address: process.env.TEMPORAL_TEST_ADDRESS! });
+  client = new Client({ connection });
+}, 120_000);
+
+afterAll(async () => {
+  worker?.shutdown();
+  await running;
+  await workerConnection?.close();
+  await connection?.close();
+  await sim?.close();
+});
+
+const HEADER =
+  'sku,description,price_amount,price_currency,quantity,national_shipping_cost,pictures,department,product_type,condition,brand_name,country_code';
+let feedNo = 0;
+/** A CSV of `n` valid listings, plus the given broken rows. */
+function csvFeed(prefix: string, n: number, broken: string[] = []): string {
+  const rows = Array.from(
+    { length: n },
+    (_, i) =>
+      `${prefix}-${i + 1},Vintage tee ${i + 1} #nike,${20 + (i % 7)}.00,GBP,1,3.50,https://img.example/${i}.jpg,menswear,tshirts,used_good,Nike,GB`,
+  );
+  const path = join(dir, `feed-${++feedNo}.csv`);
+  writeFileSync(path, [HEADER, ...rows, ...broken].join('\n') + '\n');
+  return path;
+}
+
+function job(path: string, over: Partial<BulkJobInput> = {}): BulkJobInput {
+  return {
+    jobId: `job-${randomUUID()}`,
+    shop: { shopId: String(sellerId), credentialRef: 'shop-1' },
+    feed: { path, format: 'csv' },
+    operation: 'create',
+    reportDir: dir,
+    allowance: { limit: 20, windowMs: 1000 },
+    verifyDelaysMs: [100, 200, 400],
+    ...over,
+  };
+}
+
+const admin = (method: string, path: string, body?: unknown) =>
+  fetch(sim.adminUrl + path, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  }).then((r) => r.json());
+
+function productsWithPrefix(prefix: string) {
+  return [...sim.world.sellers.get(sellerId)!.products.values()].filter((p) =>
+    p.sku?.startsWith(`${prefix}-`),
+  );
+}
+
+describe('bulk listing workflow', () => {
+  it('lists every valid item once and reports every item; invalid ones never reach the API', async () => {
+    const broken = [
+      'A-BAD-1,no price tee #nike,,GBP,1,3.50,https://img.example/x.jpg,menswear,tshirts,used_good,Nike,GB',
+      'A-BAD-2,too cheap #nike,20.00,GBP,0,3.50,https://img.example/x.jpg,menswear,tshirts,used_good,Nike,GB',
+      'A-BAD-3,tags #adidas,20.00,GBP,1,3.50,https://img.example/x.jpg,menswear,tshirts,used_good,Nike,GB',
+    ];
+    const input = job(csvFeed('A', 47, broken));
+    const handle = await startBulkJob(client, input, taskQueue);
+    const result = await handle.result();
+    expect(result).toMatchObject({ state: 'finished', total: 50, done: 47, failed: 3 });
+    const report = await readReport(dir, input.jobId);
+    expect(report).toHaveLength(50);
+    const ok = report.filter((r) => r.status === 'ok');
+    expect(ok).toHaveLength(47);
+    for (const r of ok) expect(r.productId && r.slug).toBeTruthy();
+    const invalid = report.filter((r) => r.status === 'invalid');
+    expect(invalid.map((r) => [r.sku, r.field])).toEqual([
+      ['A-BAD-1', 'price_amount'],
+      ['A-BAD-2', 'quantity'],
+      ['A-BAD-3', 'description'],
+    ]);
+    const products = productsWithPrefix('A');
+    expect(products).toHaveLength(47);
+    expect(products.some((p) => p.sku?.startsWith('A-BAD'))).toBe(false);
+    // Pacing by timers: history stays small per item.
+    const history = await handle.fetchHistory();
+    expect(history.events!.length / 50).toBeLessThanOrEqual(4);
+  }, 120_000);
+
+  it('504s after commit and a read-after-create delay: verify-then-retry leaves 0 duplicates and 0 lost', async () => {
+    sim.config.readAfterCreateDelayMs = 1_500; // simulated ms (150 real ms)
+    await admin('POST', '/admin/faults', {
+      type: 'timeout_after_commit',
+      operationId: 'products.create',
+      probability: 0.3,
+    });
+    await admin('POST', '/admin/faults', {
+      type: 'timeout_before_commit',
+      operationId: 'products.create',
+      probability: 0.1,
+    });
+    try {
+      const input = job(csvFeed('B', 40));
+      const result = await (await startBulkJob(client, input, taskQueue)).result();
+      expect(result).toMatchObject({ state: 'finished', done: 40, failed: 0 });
+      expect(result.verified).toBeGreaterThan(0);
+      const products = productsWithPrefix('B');
+      expect(products).toHaveLength(40);
+      expect(new Set(products.map((p) => p.sku)).size).toBe(40);
+      const report = await readReport(dir, input.jobId);
+      expect(
+        report
+          .filter((r) => r.status === 'ok')
+          .map((r) => r.sku)
+          .sort(),
+      ).toEqual(products.map((p) => p.sku).sort());
+    } finally {
+      await admin('DELETE', '/admin/faults');
+      sim.config.readAfterCreateDelayMs = 0;
+    }
+  }, 120_000);
+
+  it('adapts to 429s: waits Retry-After, slows down, and still lists everything', async () => {
+    const before = sim.config.rateLimits.create_update;
+    sim.config.rateLimits.create_update = { limit: 10, windowMs: 10_000 }; // 10 per real second
+    try {
+      const input = job(csvFeed('C', 40), { allowance: { limit: 30, windowMs: 1000 } });
+      const result = await (await startBulkJob(client, input, taskQueue)).result();
+      expect(result).toMatchObject({ state: 'finished', done: 40, failed: 0 });
+      expect(result.rateLimited).toBeGreaterThan(0);
+      expect(result.currentRate).toBeLessThan(30);
+      expect(productsWithPrefix('C')).toHaveLength(40);
+    } finally {
+      sim.config.rateLimits.create_update = before;
+    }
+  }, 120_000);
+
+  it('pause holds the job, resume continues it, cancel ends it cleanly with the rest reported', async () => {
+    const input = job(csvFeed('D', 60), { allowance: { limit: 5, windowMs: 500 } });
+    const handle = await startBulkJob(client, input, taskQueue);
+    await pauseJob(client, input.jobId);
+    const paused = await getProgress(client, input.jobId);
+    expect(paused.state).toBe('paused');
+    const sentWhilePaused = productsWithPrefix('D').length;
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(productsWithPrefix('D').length).toBeLessThanOrEqual(sentWhilePaused + 5); // at most the window in flight
+    await resumeJob(client, input.jobId);
+    await new Promise((r) => setTimeout(r, 700));
+    await cancelJob(client, input.jobId);
+    const result = await handle.result();
+    expect(result.state).toBe('cancelled');
+    const created = productsWithPrefix('D').length;
+    const report = await readReport(dir, input.jobId);
+    expect(report).toHaveLength(60);
+    expect(report.filter((r) => r.status === 'ok')).toHaveLength(created);
+    expect(report.filter((r) => r.status === 'cancelled').length).toBe(60 - created);
+    expect(created).toBeLessThan(60);
+  }, 120_000);
+
+  it('continues as new on a long job without losing or repeating items', async () => {
+    const input = job(csvFeed('E', 30), {
+      allowance: { limit: 5, windowMs: 200 },
+      chunkSize: 10,
+      windowsPerRun: 2,
+    });
+    const result = await (await startBulkJob(client, input, taskQueue)).result();
+    expect(result).toMatchObject({ state: 'finished', done: 30, failed: 0 });
+    expect(result.runs).toBeGreaterThan(1);
+    expect(productsWithPrefix('E')).toHaveLength(30);
+    expect(await readReport(dir, input.jobId)).toHaveLength(30);
+  }, 120_000);
+});
