@@ -1,3 +1,5 @@
 export * from './client.ts';
 export * from './worker.ts';
 export type * from './types.ts';
+export * from './codec.ts';
+export * from './codec-server.ts';

@@ -1,6 +1,7 @@
 // The worker: workflow code bundled from ./workflows, activities with their dependencies injected.
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker } from '@temporalio/worker';
+import type { PayloadCodec } from '@temporalio/common';
 import { createActivities, type ActivityDeps } from './activities/index.ts';
 
 export const DEFAULT_TASK_QUEUE = 'selling-kit';
@@ -9,6 +10,8 @@ export interface WorkerOptions extends ActivityDeps {
   address: string;
   namespace?: string;
   taskQueue?: string;
+  /** Encrypts every payload (see codec.ts); the client must use the same codec. */
+  codec?: PayloadCodec;
 }
 
 export async function createWorker(
@@ -21,6 +24,7 @@ export async function createWorker(
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
     workflowsPath: fileURLToPath(new URL('./workflows/index.ts', import.meta.url)),
     activities: createActivities(options),
+    ...(options.codec ? { dataConverter: { payloadCodecs: [options.codec] } } : {}),
     bundlerOptions: {
       // Workflow sources import siblings with their `.ts` extension (Node type stripping).
       webpackConfigHook: (config) => ({

@@ -14,6 +14,8 @@ import {
 } from '@selling-kit/simulator';
 import { createWorker } from '../src/worker.ts';
 import { startBulkJob, readReport, getProgress, pauseJob, resumeJob, cancelJob } from '../src/client.ts';
+import { AesGcmCodec, loadCodecKey } from '../src/codec.ts';
+import { startCodecServer } from '../src/codec-server.ts';
 import type { BulkJobInput } from '../src/types.ts';
 
 const TIME_SCALE = 10; // the simulator's 10 s create window lasts 1 real second
@@ -204,5 +206,74 @@ describe('bulk listing workflow', () => {
     expect(result.runs).toBeGreaterThan(1);
     expect(productsWithPrefix('E')).toHaveLength(30);
     expect(await readReport(dir, input.jobId)).toHaveLength(30);
+  }, 120_000);
+});
+
+describe('payload codec: no plaintext in history', () => {
+  it('round-trips payloads and refuses tampered ones', async () => {
+    const codec = new AesGcmCodec(loadCodecKey(join(dir, 'keys', 'codec.key')));
+    const payload = {
+      metadata: { encoding: new TextEncoder().encode('json/plain') },
+      data: new TextEncoder().encode('{"secret":"feed"}'),
+    };
+    const [sealed] = await codec.encode([payload]);
+    expect(Buffer.from(sealed!.data!).toString('utf8')).not.toContain('feed');
+    const [opened] = await codec.decode([sealed!]);
+    expect(Buffer.from(opened!.data!).toString('utf8')).toBe('{"secret":"feed"}');
+    sealed!.data![20] = sealed!.data![20]! ^ 0xff;
+    await expect(codec.decode([sealed!])).rejects.toThrow();
+    // The same key file gives the same key (the embedded default is generated once).
+    expect(
+      loadCodecKey(join(dir, 'keys', 'codec.key')).equals(loadCodecKey(join(dir, 'keys', 'codec.key'))),
+    ).toBe(true);
+  });
+
+  it('a job runs with encrypted payloads; raw history holds no plaintext; the codec endpoint decodes it', async () => {
+    const codec = new AesGcmCodec(loadCodecKey(join(dir, 'keys', 'codec.key')));
+    const queue = `${taskQueue}-codec`;
+    const { worker: w, connection: wc } = await createWorker({
+      address: process.env.TEMPORAL_TEST_ADDRESS!,
+      taskQueue: queue,
+      codec,
+      credentials: (ref) =>
+        ref === 'shop-1' ? { baseUrl: sim.url, apiKey: [...sim.world.apiKeys.keys()][0]! } : undefined,
+    });
+    const run = w.run();
+    const server = await startCodecServer({ codec, token: 'codec-token' });
+    try {
+      const sealedClient = new Client({ connection, dataConverter: { payloadCodecs: [codec] } });
+      const input = job(csvFeed('F', 5));
+      const handle = await startBulkJob(sealedClient, input, queue);
+      expect(await handle.result()).toMatchObject({ state: 'finished', done: 5 });
+      const history = await client.workflow.getHandle(handle.workflowId).fetchHistory();
+      const raw = JSON.stringify(history.events, (_k, v) =>
+        v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : v,
+      );
+      expect(raw).not.toContain(input.feed.path);
+      expect(raw).not.toContain('shop-1');
+      const started = history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads![0]!;
+      const jsonPayload = {
+        metadata: Object.fromEntries(
+          Object.entries(started.metadata!).map(([k, v]) => [k, Buffer.from(v).toString('base64')]),
+        ),
+        data: Buffer.from(started.data!).toString('base64'),
+      };
+      const refused = await fetch(`${server.url}/decode`, {
+        method: 'POST',
+        body: JSON.stringify({ payloads: [jsonPayload] }),
+      });
+      expect(refused.status).toBe(401);
+      const decoded = await fetch(`${server.url}/decode`, {
+        method: 'POST',
+        headers: { authorization: 'Bearer codec-token', 'content-type': 'application/json' },
+        body: JSON.stringify({ payloads: [jsonPayload] }),
+      }).then((r) => r.json() as Promise<{ payloads: { data: string }[] }>);
+      expect(Buffer.from(decoded.payloads[0]!.data, 'base64').toString('utf8')).toContain(input.feed.path);
+    } finally {
+      await server.close();
+      w.shutdown();
+      await run;
+      await wc.close();
+    }
   }, 120_000);
 });
