@@ -1,6 +1,6 @@
 // The worker: workflow code bundled from ./workflows, activities with their dependencies injected.
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Worker } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerOptions as TemporalWorkerOptions } from '@temporalio/worker';
 import type { PayloadCodec } from '@temporalio/common';
 import { createActivities, type ActivityDeps } from './activities/index.ts';
 
@@ -14,6 +14,18 @@ export interface WorkerOptions extends ActivityDeps {
   codec?: PayloadCodec;
 }
 
+/** Where the workflow code is, and how to bundle it (shared by workers and replay tests). */
+export const workflowCode: Pick<TemporalWorkerOptions, 'workflowsPath' | 'bundlerOptions'> = {
+  workflowsPath: fileURLToPath(new URL('./workflows/index.ts', import.meta.url)),
+  bundlerOptions: {
+    // Workflow sources import siblings with their `.ts` extension (Node type stripping).
+    webpackConfigHook: (config) => ({
+      ...config,
+      resolve: { ...config.resolve, extensionAlias: { '.js': ['.ts', '.js'] } },
+    }),
+  },
+};
+
 export async function createWorker(
   options: WorkerOptions,
 ): Promise<{ worker: Worker; connection: NativeConnection }> {
@@ -22,16 +34,9 @@ export async function createWorker(
     connection,
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
-    workflowsPath: fileURLToPath(new URL('./workflows/index.ts', import.meta.url)),
+    ...workflowCode,
     activities: createActivities(options),
     ...(options.codec ? { dataConverter: { payloadCodecs: [options.codec] } } : {}),
-    bundlerOptions: {
-      // Workflow sources import siblings with their `.ts` extension (Node type stripping).
-      webpackConfigHook: (config) => ({
-        ...config,
-        resolve: { ...config.resolve, extensionAlias: { '.js': ['.ts', '.js'] } },
-      }),
-    },
   });
   return { worker, connection };
 }

@@ -12,7 +12,10 @@ import {
   addAddress,
   type RunningSimulator,
 } from '@selling-kit/simulator';
-import { createWorker } from '../src/worker.ts';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Worker as TemporalWorker } from '@temporalio/worker';
+import { createWorker, workflowCode } from '../src/worker.ts';
 import { startBulkJob, readReport, getProgress, pauseJob, resumeJob, cancelJob } from '../src/client.ts';
 import { AesGcmCodec, loadCodecKey } from '../src/codec.ts';
 import { startCodecServer } from '../src/codec-server.ts';
@@ -275,5 +278,76 @@ describe('payload codec: no plaintext in history', () => {
       await run;
       await wc.close();
     }
+  }, 120_000);
+});
+
+describe('crash safety and determinism', () => {
+  const finished: string[] = [];
+  const workerMain = fileURLToPath(new URL('../src/worker-main.ts', import.meta.url));
+
+  function spawnWorker(queue: string, credentialsFile: string): Promise<ChildProcess> {
+    const child = spawn(process.execPath, [workerMain], {
+      env: {
+        ...process.env,
+        TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS,
+        SELLING_KIT_TASK_QUEUE: queue,
+        SELLING_KIT_CREDENTIALS: credentialsFile,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    return new Promise((resolve, reject) => {
+      child.stdout!.on('data', (d: Buffer) => {
+        if (d.toString().includes('worker ready')) resolve(child);
+      });
+      child.on('exit', (code) => reject(new Error(`worker exited early (${code})`)));
+    });
+  }
+
+  it('a worker killed mid-job: a new worker finishes it with no duplicates and nothing lost', async () => {
+    const queue = `${taskQueue}-crash`;
+    const credentialsFile = join(dir, 'credentials.json');
+    writeFileSync(
+      credentialsFile,
+      JSON.stringify({ 'shop-1': { baseUrl: sim.url, apiKey: [...sim.world.apiKeys.keys()][0] } }),
+    );
+    const first = await spawnWorker(queue, credentialsFile);
+    const input = job(csvFeed('G', 60), { allowance: { limit: 10, windowMs: 500 } });
+    const handle = await startBulkJob(client, input, queue);
+    while (productsWithPrefix('G').length < 15) await new Promise((r) => setTimeout(r, 50));
+    first.kill('SIGKILL');
+    const second = await spawnWorker(queue, credentialsFile);
+    try {
+      const result = await handle.result();
+      expect(result).toMatchObject({ state: 'finished', done: 60, failed: 0 });
+      const products = productsWithPrefix('G');
+      expect(products).toHaveLength(60);
+      expect(new Set(products.map((p) => p.sku)).size).toBe(60);
+      finished.push(handle.workflowId);
+    } finally {
+      second.kill('SIGTERM');
+    }
+  }, 120_000);
+
+  it('replays the recorded histories of finished jobs with the current workflow code (determinism)', async () => {
+    const ids: string[] = [];
+    const query = `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Completed'`;
+    for await (const w of client.workflow.list({ query })) ids.push(w.workflowId);
+    const all = [...new Set([...ids, ...finished])];
+    expect(all.length).toBeGreaterThanOrEqual(3);
+    const histories = await Promise.all(
+      all.map(async (workflowId) => ({
+        workflowId,
+        history: await client.workflow.getHandle(workflowId).fetchHistory(),
+      })),
+    );
+    let replayed = 0;
+    for await (const result of TemporalWorker.runReplayHistories(
+      { ...workflowCode, replayName: 'bulk-replay' },
+      histories,
+    )) {
+      expect(result.error).toBeUndefined();
+      replayed++;
+    }
+    expect(replayed).toBe(all.length);
   }, 120_000);
 });

@@ -1,6 +1,7 @@
 // Activities: all I/O of the bulk job, through the typed client. The workflow owns pacing and
 // verification, so the client here makes one attempt at a 429 or an unknown outcome and reports it.
 import { appendFile, mkdir } from 'node:fs/promises';
+import { Context } from '@temporalio/activity';
 import { join } from 'node:path';
 import {
   createClient,
@@ -94,23 +95,32 @@ export function createActivities(deps: ActivityDeps) {
       return readChunk(feed, offset, size, operation);
     },
 
-    /** Sends a window's items (a few at a time) and reports each outcome; nothing is retried here. */
+    /**
+     * Sends a window's items (a few at a time) and reports each outcome; nothing is retried here. Each
+     * outcome is heartbeated, so an attempt retried after a worker crash skips what is done and treats
+     * what was in flight as a possible re-create (an "already exists" then means it landed).
+     */
     async sendBatch(
       shop: { credentialRef: string },
       operation: BulkOperation,
       items: FeedItem[],
     ): Promise<SendOutcome[]> {
       const client = clientFor(shop.credentialRef);
-      const out: SendOutcome[] = new Array(items.length);
+      const ctx = Context.current();
+      const earlier = (ctx.info.attempt > 1 ? ctx.info.heartbeatDetails : undefined) as
+        (SendOutcome | null)[] | undefined;
+      const out: (SendOutcome | null)[] = earlier ? [...earlier] : new Array<null>(items.length).fill(null);
       let next = 0;
       const lane = async () => {
         while (next < items.length) {
           const i = next++;
-          out[i] = await sendOne(client, operation, items[i]!);
+          if (out[i]) continue;
+          out[i] = await sendOne(client, operation, earlier ? { ...items[i]!, recreate: true } : items[i]!);
+          ctx.heartbeat(out);
         }
       };
       await Promise.all(Array.from({ length: Math.min(deps.concurrency ?? 16, items.length) }, lane));
-      return out;
+      return out as SendOutcome[];
     },
 
     /** GET by SKU for each: the listing's keys when found, nothing when absent. */
@@ -123,6 +133,7 @@ export function createActivities(deps: ActivityDeps) {
       for (const sku of skus) {
         const hit = await findBySku(client, sku);
         if (hit) found[sku] = hit;
+        Context.current().heartbeat();
       }
       return found;
     },

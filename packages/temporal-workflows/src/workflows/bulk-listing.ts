@@ -25,6 +25,8 @@ const { readFeedChunk, sendBatch, verifyBySku, appendReport } = proxyActivities<
   ReturnType<typeof createActivities>
 >({
   startToCloseTimeout: '5 minutes',
+  // A worker that dies mid-batch is noticed within seconds; the next attempt resumes from the heartbeat.
+  heartbeatTimeout: '5 seconds',
   retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 10 },
 });
 
