@@ -17,7 +17,7 @@ export const bulkWorkflowId = (jobId: string) => `bulk:${jobId}`;
 
 export async function startBulkJob(
   client: Client,
-  input: BulkJobInput,
+  input: BulkJobInput & { jobId: string },
   taskQueue = DEFAULT_TASK_QUEUE,
 ): Promise<WorkflowHandle<typeof bulkListingWorkflow>> {
   return client.workflow.start(bulkListingWorkflow, {

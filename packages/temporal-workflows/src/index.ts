@@ -3,3 +3,4 @@ export * from './worker.ts';
 export type * from './types.ts';
 export * from './codec.ts';
 export * from './codec-server.ts';
+export * from './schedules.ts';

@@ -14,7 +14,8 @@ export interface Allowance {
 }
 
 export interface BulkJobInput {
-  jobId: string;
+  /** Names the report file; omitted by schedules, whose runs are then named by their workflow id. */
+  jobId?: string;
   /** The shop and the NAME of its credential in the worker's store: the key itself never enters history. */
   shop: { shopId: string; credentialRef: string };
   feed: FeedRef;
@@ -86,4 +87,19 @@ export interface BulkProgress {
   verified: number;
   etaMs: number;
   runs: number;
+}
+
+export interface ReconcileInput {
+  shop: { shopId: string; credentialRef: string };
+  /** How far back to look, hours (default 24: a daily schedule). */
+  lookbackHours?: number;
+  reportDir: string;
+}
+
+export interface ReconcileResult {
+  reportKey: string;
+  /** Orders in the window. */
+  orders: number;
+  /** Orders still waiting to be shipped: what a missed sale webhook would have announced. */
+  awaitingShipping: string[];
 }

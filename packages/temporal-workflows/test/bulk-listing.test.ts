@@ -18,6 +18,15 @@ import { Worker as TemporalWorker } from '@temporalio/worker';
 import { createWorker, workflowCode } from '../src/worker.ts';
 import { startBulkJob, readReport, getProgress, pauseJob, resumeJob, cancelJob } from '../src/client.ts';
 import { AesGcmCodec, loadCodecKey } from '../src/codec.ts';
+import {
+  createFeedSyncSchedule,
+  createOrdersReconciliationSchedule,
+  listSchedules,
+  describeSchedule,
+  deleteSchedule,
+} from '../src/schedules.ts';
+import { createOrder } from '../../simulator/src/domain/orders.ts';
+import { createListing } from '../../simulator/src/domain/products.ts';
 import { startCodecServer } from '../src/codec-server.ts';
 import type { BulkJobInput } from '../src/types.ts';
 
@@ -72,7 +81,7 @@ function csvFeed(prefix: string, n: number, broken: string[] = []): string {
   return path;
 }
 
-function job(path: string, over: Partial<BulkJobInput> = {}): BulkJobInput {
+function job(path: string, over: Partial<BulkJobInput> = {}): BulkJobInput & { jobId: string } {
   return {
     jobId: `job-${randomUUID()}`,
     shop: { shopId: String(sellerId), credentialRef: 'shop-1' },
@@ -349,5 +358,74 @@ describe('crash safety and determinism', () => {
       replayed++;
     }
     expect(replayed).toBe(all.length);
+  }, 120_000);
+});
+
+describe('schedules', () => {
+  async function lastRun(scheduleId: string) {
+    for (let i = 0; i < 200; i++) {
+      const d = await describeSchedule(client, scheduleId);
+      const action = d.info.recentActions.at(-1)?.action;
+      if (action)
+        return client.workflow.getHandle(action.workflow.workflowId, action.workflow.firstExecutionRunId);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`schedule ${scheduleId} never started a run`);
+  }
+
+  it('feed sync: create, list, trigger a run that upserts the feed, delete', async () => {
+    const id = `feed-sync-${randomUUID()}`;
+    const { jobId: _jobId, ...input } = job(csvFeed('H', 8), { operation: 'upsert' });
+    await createFeedSyncSchedule(client, id, input, { every: '1h' }, taskQueue);
+    expect((await listSchedules(client)).map((s) => s.scheduleId)).toContain(id);
+    await client.schedule.getHandle(id).trigger();
+    const run = await lastRun(id);
+    expect(await run.result()).toMatchObject({ state: 'finished', done: 8, failed: 0 });
+    expect(productsWithPrefix('H')).toHaveLength(8);
+    const report = await readReport(dir, run.workflowId);
+    expect(report.filter((r) => r.status === 'ok')).toHaveLength(8);
+    await deleteSchedule(client, id);
+    expect((await listSchedules(client)).map((s) => s.scheduleId)).not.toContain(id);
+  }, 120_000);
+
+  it('orders reconciliation: a daily run reports the orders still awaiting shipping', async () => {
+    const seller = sim.world.sellers.get(sellerId)!;
+    const product = await createListing(
+      sim.world,
+      sim.config,
+      seller,
+      {
+        sku: `R-${randomUUID().slice(0, 8)}`,
+        address: { country_code: 'GB' },
+        description: 'Reconciled tee #nike',
+        price_currency: 'GBP',
+        price_amount: '20.00',
+        national_shipping_cost: '3.50',
+        quantity: 1,
+        pictures: [{ url: 'https://img.example/r.jpg' }],
+        department: 'menswear',
+        product_type: 'tshirts',
+        condition: 'used_good',
+        brand_name: 'Nike',
+      },
+      { now: sim.world.clock.now(), skipPictureFetch: true },
+    );
+    const order = createOrder(sim.world, seller, [product.productId], {
+      now: sim.world.clock.now(),
+      events: { emit: () => {} },
+    });
+    const id = `reconcile-${randomUUID()}`;
+    await createOrdersReconciliationSchedule(
+      client,
+      id,
+      { shop: { shopId: String(sellerId), credentialRef: 'shop-1' }, reportDir: dir },
+      { cron: '0 3 * * *' },
+      taskQueue,
+    );
+    await client.schedule.getHandle(id).trigger();
+    const result = await (await lastRun(id)).result();
+    expect(result.awaitingShipping).toContain(order.purchaseId);
+    expect(result.orders).toBeGreaterThanOrEqual(1);
+    await deleteSchedule(client, id);
   }, 120_000);
 });

@@ -138,7 +138,21 @@ export function createActivities(deps: ActivityDeps) {
       return found;
     },
 
+    /** Orders created since `since` (ISO date-time), all pages. */
+    async listRecentOrders(
+      shop: { credentialRef: string },
+      since: string,
+    ): Promise<{ purchaseId: string; status: string }[]> {
+      const out: { purchaseId: string; status: string }[] = [];
+      for await (const order of clientFor(shop.credentialRef).orders.list({ from: since, limit: 200 })) {
+        out.push({ purchaseId: order.purchase_id, status: order.status });
+        Context.current().heartbeat();
+      }
+      return out;
+    },
+
     async appendReport(reportDir: string, jobId: string, results: ItemResult[]): Promise<void> {
+      if (results.length === 0) return;
       await mkdir(reportDir, { recursive: true });
       await appendFile(reportPath(reportDir, jobId), results.map((r) => JSON.stringify(r)).join('\n') + '\n');
     },

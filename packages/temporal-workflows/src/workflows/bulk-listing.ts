@@ -60,12 +60,13 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     paused: false,
   };
   s.runs++;
+  const jobId = input.jobId ?? workflowInfo().workflowId;
   let cancelled = false;
   let windows = 0;
 
   const pending = () => s.counts.total - s.counts.done - s.counts.failed;
   const progress = (state: BulkProgress['state']): BulkProgress => ({
-    jobId: input.jobId,
+    jobId,
     state,
     total: s.counts.total,
     done: s.counts.done,
@@ -84,7 +85,7 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
   setHandler(cancelSignal, () => void (cancelled = true));
 
   const report = async (results: ItemResult[]) => {
-    if (results.length) await appendReport(input.reportDir, input.jobId, results);
+    if (results.length) await appendReport(input.reportDir, jobId, results);
   };
 
   while (!cancelled) {

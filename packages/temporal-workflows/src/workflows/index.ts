@@ -1,1 +1,2 @@
 export * from './bulk-listing.ts';
+export * from './reconcile-orders.ts';

@@ -1,0 +1,30 @@
+// Daily orders reconciliation: webhooks are best effort (public reference), so a scheduled run lists
+// the last day's orders and reports those still awaiting shipment — the sales a missed `v1:order.new`
+// would have announced — for the seller to act on.
+import { proxyActivities, workflowInfo } from '@temporalio/workflow';
+import type { createActivities } from '../activities/index.ts';
+import type { ReconcileInput, ReconcileResult } from '../types.ts';
+
+const { listRecentOrders, appendReport } = proxyActivities<ReturnType<typeof createActivities>>({
+  startToCloseTimeout: '5 minutes',
+  retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 10 },
+});
+
+export async function reconcileOrdersWorkflow(input: ReconcileInput): Promise<ReconcileResult> {
+  const reportKey = workflowInfo().workflowId;
+  const since = new Date(Date.now() - (input.lookbackHours ?? 24) * 3600_000).toISOString();
+  const orders = await listRecentOrders(input.shop, since);
+  const awaiting = orders.filter((o) => o.status === 'SHIPPING_PENDING');
+  await appendReport(
+    input.reportDir,
+    reportKey,
+    awaiting.map((o) => ({
+      line: 0,
+      sku: null,
+      status: 'ok',
+      message: `order ${o.purchaseId} awaits shipping`,
+      code: 'SHIPPING_PENDING',
+    })),
+  );
+  return { reportKey, orders: orders.length, awaitingShipping: awaiting.map((o) => o.purchaseId) };
+}
