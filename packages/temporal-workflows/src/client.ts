@@ -11,6 +11,7 @@ import {
 } from './workflows/index.ts';
 import { reportPath } from './activities/index.ts';
 import { DEFAULT_TASK_QUEUE } from './worker.ts';
+import { jobSearchAttributes } from './search-attributes.ts';
 import type { BulkJobInput, BulkProgress, ItemResult } from './types.ts';
 
 export const bulkWorkflowId = (jobId: string) => `bulk:${jobId}`;
@@ -24,6 +25,7 @@ export async function startBulkJob(
     taskQueue,
     workflowId: bulkWorkflowId(input.jobId),
     args: [input],
+    typedSearchAttributes: jobSearchAttributes(input.shop.shopId, input.jobId, input.operation),
   });
 }
 

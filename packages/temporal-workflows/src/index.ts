@@ -4,3 +4,4 @@ export type * from './types.ts';
 export * from './codec.ts';
 export * from './codec-server.ts';
 export * from './schedules.ts';
+export * from './search-attributes.ts';

@@ -132,6 +132,14 @@ describe('bulk listing workflow', () => {
     const products = productsWithPrefix('A');
     expect(products).toHaveLength(47);
     expect(products.some((p) => p.sku?.startsWith('A-BAD'))).toBe(false);
+    // Findable by shop, job id and operation.
+    const found: string[] = [];
+    const query = `SellingKitShop = '${sellerId}' AND SellingKitJobId = '${input.jobId}' AND SellingKitOperation = 'create'`;
+    for (let i = 0; i < 50 && found.length === 0; i++) {
+      for await (const w of client.workflow.list({ query })) found.push(w.workflowId);
+      if (found.length === 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(found).toEqual([handle.workflowId]);
     // Pacing by timers: history stays small per item.
     const history = await handle.fetchHistory();
     expect(history.events!.length / 50).toBeLessThanOrEqual(4);

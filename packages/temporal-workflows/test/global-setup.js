@@ -37,6 +37,11 @@ export default async function globalSetup() {
       '--headless',
       '--log-level',
       'error',
+      // The search attributes jobs carry (src/search-attributes.ts).
+      ...['SellingKitShop', 'SellingKitJobId', 'SellingKitOperation'].flatMap((n) => [
+        '--search-attribute',
+        `${n}=Keyword`,
+      ]),
     ],
     { stdio: 'ignore', detached: false },
   );
