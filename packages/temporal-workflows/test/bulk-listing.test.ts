@@ -16,6 +16,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Worker as TemporalWorker } from '@temporalio/worker';
 import { createWorker, workflowCode } from '../src/worker.ts';
+import {
+  sellerAuthWorkflow,
+  sellerAuthWorkflowId,
+  refreshUpdate,
+  authStateQuery,
+} from '../src/workflows/seller-auth.ts';
+import type { SellerTokens } from '../src/activities/index.ts';
+import { createOAuthClient } from '@selling-kit/simulator';
 import { startBulkJob, readReport, getProgress, pauseJob, resumeJob, cancelJob } from '../src/client.ts';
 import { AesGcmCodec, loadCodecKey } from '../src/codec.ts';
 import {
@@ -436,4 +444,140 @@ describe('schedules', () => {
     expect(result.orders).toBeGreaterThanOrEqual(1);
     await deleteSchedule(client, id);
   }, 120_000);
+});
+
+describe('per-seller token refresh', () => {
+  const store = new Map<string, SellerTokens>();
+  let sets = 0;
+  let queue: string;
+  let stop: () => Promise<void>;
+
+  beforeAll(async () => {
+    queue = `${taskQueue}-auth`;
+    const { worker: w, connection: wc } = await createWorker({
+      address: process.env.TEMPORAL_TEST_ADDRESS!,
+      taskQueue: queue,
+      credentials: () => undefined,
+      tokens: {
+        get: (ref) => store.get(ref),
+        set: (ref, t) => {
+          sets++;
+          store.set(ref, t);
+        },
+      },
+    });
+    const run = w.run();
+    stop = async () => {
+      w.shutdown();
+      await run;
+      await wc.close();
+    };
+  });
+  afterAll(() => stop());
+
+  /** A connected seller: an OAuth client and a token pair issued by the simulator. */
+  function connect(ref: string, expiresInMs: number) {
+    const app = createOAuthClient(sim.world, `partner-${ref}`, ['http://127.0.0.1/cb']);
+    const now = sim.world.clock.now();
+    const access = `pat_${randomUUID().replace(/-/g, '')}`;
+    const refresh = `prt_${randomUUID().replace(/-/g, '')}`;
+    const scopes = ['products_read', 'shop_read'] as const;
+    sim.world.accessTokens.set(access, {
+      token: access,
+      clientId: app.clientId,
+      sellerId,
+      scopes: [...scopes],
+      expiresAt: now + 3_600_000,
+    });
+    sim.world.refreshTokens.set(refresh, {
+      token: refresh,
+      clientId: app.clientId,
+      sellerId,
+      scopes: [...scopes],
+      used: false,
+      expiresAt: now + 365 * 86_400_000,
+    });
+    store.set(ref, {
+      baseUrl: sim.url,
+      clientId: app.clientId,
+      clientSecret: app.clientSecret,
+      accessToken: access,
+      refreshToken: refresh,
+      expiresAt: Date.now() + expiresInMs,
+    });
+  }
+
+  it('100 concurrent on-demand refreshes cause exactly one refresh; the rotated pair is stored and works', async () => {
+    connect('seller-a', 3_600_000);
+    const before = store.get('seller-a')!;
+    const handle = await client.workflow.start(sellerAuthWorkflow, {
+      taskQueue: queue,
+      workflowId: sellerAuthWorkflowId(`a-${randomUUID()}`),
+      args: [{ sellerId: String(sellerId), tokenRef: 'seller-a' }],
+    });
+    sets = 0;
+    const states = await Promise.all(
+      Array.from({ length: 100 }, () => handle.executeUpdate(refreshUpdate, { args: [{ seenVersion: 0 }] })),
+    );
+    expect(sets).toBe(1);
+    expect(new Set(states.map((st) => st.version))).toEqual(new Set([1]));
+    const after = store.get('seller-a')!;
+    expect(after.refreshToken).not.toBe(before.refreshToken);
+    expect(sim.world.refreshTokens.get(before.refreshToken)!.used).toBe(true);
+    const shop = await fetch(`${sim.url}/api/v1/shop/`, {
+      headers: { authorization: `Bearer ${after.accessToken}` },
+    });
+    expect(shop.status).toBe(200);
+    // A caller still holding version 0 after the refresh gets the new version without another refresh.
+    expect((await handle.executeUpdate(refreshUpdate, { args: [{ seenVersion: 0 }] })).version).toBe(1);
+    expect(sets).toBe(1);
+    // Tokens never appear in history.
+    const raw = JSON.stringify((await handle.fetchHistory()).events, (_k, v) =>
+      v instanceof Uint8Array ? Buffer.from(v).toString('utf8') : v,
+    );
+    for (const secret of [
+      before.accessToken,
+      before.refreshToken,
+      after.accessToken,
+      after.refreshToken,
+      before.clientSecret,
+    ])
+      expect(raw).not.toContain(secret);
+    await handle.terminate();
+  }, 60_000);
+
+  it('refreshes by itself before expiry', async () => {
+    connect('seller-b', 1_500);
+    const handle = await client.workflow.start(sellerAuthWorkflow, {
+      taskQueue: queue,
+      workflowId: sellerAuthWorkflowId(`b-${randomUUID()}`),
+      args: [{ sellerId: String(sellerId), tokenRef: 'seller-b', refreshAheadMs: 1_000 }],
+    });
+    let state = await handle.query(authStateQuery);
+    for (let i = 0; i < 100 && state.refreshes === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      state = await handle.query(authStateQuery);
+    }
+    expect(state.refreshes).toBeGreaterThanOrEqual(1);
+    expect(state.expiresAt).toBeGreaterThan(Date.now() + 60_000);
+    await handle.terminate();
+  }, 60_000);
+
+  it('invalid_grant: a visible reauthorization_required state, no refresh loop', async () => {
+    connect('seller-c', 3_600_000);
+    const handle = await client.workflow.start(sellerAuthWorkflow, {
+      taskQueue: queue,
+      workflowId: sellerAuthWorkflowId(`c-${randomUUID()}`),
+      args: [{ sellerId: String(sellerId), tokenRef: 'seller-c' }],
+    });
+    sim.world.refreshTokens.delete(store.get('seller-c')!.refreshToken); // revoked by the seller
+    const state = await handle.executeUpdate(refreshUpdate, { args: [{ seenVersion: 0 }] });
+    expect(state).toMatchObject({ state: 'reauthorization_required', refreshes: 0 });
+    expect(state.reason).toMatch(/authorise the application again/);
+    expect((await handle.query(authStateQuery)).state).toBe('reauthorization_required');
+    expect((await handle.executeUpdate(refreshUpdate, { args: [{ seenVersion: 0 }] })).state).toBe(
+      'reauthorization_required',
+    );
+    await handle.terminate();
+  }, 60_000);
 });

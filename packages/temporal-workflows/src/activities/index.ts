@@ -3,8 +3,10 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { Context } from '@temporalio/activity';
 import { join } from 'node:path';
+import { ApplicationFailure } from '@temporalio/common';
 import {
   createClient,
+  ReauthorizationRequiredError,
   OutcomeUnknownError,
   ProductNotFoundError,
   RateLimitedError,
@@ -23,8 +25,25 @@ export interface Credential {
 }
 export type CredentialStore = (credentialRef: string) => Credential | undefined;
 
+/** A seller's OAuth tokens and the app credentials to refresh them; kept by the worker only. */
+export interface SellerTokens {
+  baseUrl: string;
+  clientId: string;
+  clientSecret: string;
+  accessToken: string;
+  refreshToken: string;
+  expiresAt: number;
+}
+export interface TokenStore {
+  get(ref: string): SellerTokens | undefined;
+  /** Called with the rotated pair BEFORE it is used: the old refresh token no longer works. */
+  set(ref: string, tokens: SellerTokens): void | Promise<void>;
+}
+
 export interface ActivityDeps {
   credentials: CredentialStore;
+  /** OAuth tokens of connected sellers (cross-listers). */
+  tokens?: TokenStore;
   /** Concurrent requests inside one batch (default 16). */
   concurrency?: number;
 }
@@ -149,6 +168,53 @@ export function createActivities(deps: ActivityDeps) {
         Context.current().heartbeat();
       }
       return out;
+    },
+
+    /** The seller's token expiry (no token leaves the worker). */
+    async describeSellerTokens(tokenRef: string): Promise<{ expiresAt: number }> {
+      const t = deps.tokens?.get(tokenRef);
+      if (!t)
+        throw ApplicationFailure.nonRetryable(
+          `no tokens named "${tokenRef}" in the worker's token store`,
+          'ReauthorizationRequired',
+        );
+      return { expiresAt: t.expiresAt };
+    },
+
+    /** Refreshes with rotation; the new pair is stored before anything uses it. invalid_grant is final. */
+    async refreshSellerTokens(tokenRef: string): Promise<{ expiresAt: number }> {
+      const t = deps.tokens?.get(tokenRef);
+      if (!t)
+        throw ApplicationFailure.nonRetryable(
+          `no tokens named "${tokenRef}" in the worker's token store`,
+          'ReauthorizationRequired',
+        );
+      const client = createClient({
+        baseUrl: t.baseUrl,
+        oauth: { clientId: t.clientId, clientSecret: t.clientSecret },
+        pacing: false,
+      });
+      try {
+        const next = await client.auth.refresh({ refreshToken: t.refreshToken });
+        const expiresAt = next.expiresAt ?? Date.now() + 3600_000;
+        await deps.tokens!.set(tokenRef, {
+          ...t,
+          accessToken: next.accessToken,
+          refreshToken: next.refreshToken,
+          expiresAt,
+        });
+        return { expiresAt };
+      } catch (error) {
+        if (error instanceof ReauthorizationRequiredError) {
+          throw ApplicationFailure.nonRetryable(
+            'the seller must authorise the application again (invalid_grant)',
+            'ReauthorizationRequired',
+          );
+        }
+        throw error;
+      } finally {
+        await client.close();
+      }
     },
 
     async appendReport(reportDir: string, jobId: string, results: ItemResult[]): Promise<void> {

@@ -1,2 +1,3 @@
 export * from './bulk-listing.ts';
 export * from './reconcile-orders.ts';
+export * from './seller-auth.ts';
