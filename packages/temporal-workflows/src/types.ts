@@ -24,6 +24,11 @@ export interface BulkJobInput {
   reportDir: string;
   /** The shop's create/full-update allowance (default: the spec's 200 per 10 s). */
   allowance?: Allowance;
+  /**
+   * Share the shop's allowance with its other jobs through the shop's lane (default true): two jobs
+   * for one shop then never together exceed it.
+   */
+  shareShopAllowance?: boolean;
   /** Items read per feed chunk (default 200). */
   chunkSize?: number;
   /** Real milliseconds between verification rounds after an unknown outcome (default 1 000, 2 000, 4 000). */

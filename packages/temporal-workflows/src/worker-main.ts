@@ -10,7 +10,7 @@ if (!file) {
   process.exit(2);
 }
 const store = JSON.parse(readFileSync(file, 'utf8')) as Record<string, Credential>;
-const { worker, connection } = await createWorker({
+const { worker, close } = await createWorker({
   address: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
   taskQueue: process.env.SELLING_KIT_TASK_QUEUE,
   credentials: (ref) => store[ref],
@@ -19,4 +19,4 @@ process.on('SIGINT', () => worker.shutdown());
 process.on('SIGTERM', () => worker.shutdown());
 console.log(`worker ready on task queue ${process.env.SELLING_KIT_TASK_QUEUE ?? 'selling-kit'}`);
 await worker.run();
-await connection.close();
+await close();

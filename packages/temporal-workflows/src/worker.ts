@@ -2,6 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { NativeConnection, Worker, type WorkerOptions as TemporalWorkerOptions } from '@temporalio/worker';
 import type { PayloadCodec } from '@temporalio/common';
+import { Client, Connection } from '@temporalio/client';
 import { createActivities, type ActivityDeps } from './activities/index.ts';
 
 export const DEFAULT_TASK_QUEUE = 'selling-kit';
@@ -28,15 +29,24 @@ export const workflowCode: Pick<TemporalWorkerOptions, 'workflowsPath' | 'bundle
 
 export async function createWorker(
   options: WorkerOptions,
-): Promise<{ worker: Worker; connection: NativeConnection }> {
+): Promise<{ worker: Worker; connection: NativeConnection; close(): Promise<void> }> {
   const connection = await NativeConnection.connect({ address: options.address });
+  const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
+  // Activities reach the shop lanes (entity workflows) through a client of their own.
+  const clientConnection = await Connection.connect({ address: options.address });
+  const dataConverter = options.codec ? { payloadCodecs: [options.codec] } : undefined;
+  const temporal = new Client({ connection: clientConnection, namespace: options.namespace, dataConverter });
   const worker = await Worker.create({
     connection,
     namespace: options.namespace ?? 'default',
-    taskQueue: options.taskQueue ?? DEFAULT_TASK_QUEUE,
+    taskQueue,
     ...workflowCode,
-    activities: createActivities(options),
-    ...(options.codec ? { dataConverter: { payloadCodecs: [options.codec] } } : {}),
+    activities: createActivities({ temporal, taskQueue, ...options }),
+    ...(dataConverter ? { dataConverter } : {}),
   });
-  return { worker, connection };
+  const close = async () => {
+    await clientConnection.close();
+    await connection.close();
+  };
+  return { worker, connection, close };
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, Runtime, type NativeConnection, type Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
 import {
   startSimulator,
   createSeller,
@@ -43,7 +43,7 @@ const taskQueue = `bulk-test-${randomUUID()}`;
 let sim: RunningSimulator;
 let sellerId: number;
 let worker: Worker;
-let workerConnection: NativeConnection;
+let closeWorker: () => Promise<void>;
 let running: Promise<void>;
 let connection: Connection;
 let client: Client;
@@ -56,7 +56,7 @@ beforeAll(async () => {
   addAddress(sim.world, seller);
   sellerId = seller.id;
   const { key } = createApiKey(sim.world, 'partner-bulk', seller.id);
-  ({ worker, connection: workerConnection } = await createWorker({
+  ({ worker, close: closeWorker } = await createWorker({
     address: process.env.TEMPORAL_TEST_ADDRESS!,
     taskQueue,
     credentials: (ref) => (ref === 'shop-1' ? { baseUrl: sim.url, apiKey: key } : undefined),
@@ -69,7 +69,7 @@ beforeAll(async () => {
 afterAll(async () => {
   worker?.shutdown();
   await running;
-  await workerConnection?.close();
+  await closeWorker?.();
   await connection?.close();
   await sim?.close();
 });
@@ -186,6 +186,36 @@ describe('bulk listing workflow', () => {
     }
   }, 120_000);
 
+  it('two concurrent jobs for one shop share its allowance through the lane: 0 × 429', async () => {
+    const before = sim.config.rateLimits.create_update;
+    sim.config.rateLimits.create_update = { limit: 20, windowMs: 10_000 }; // 20 per real second
+    await admin('POST', '/admin/counters/reset');
+    try {
+      // Each job alone may send the shop's whole allowance; together they must not exceed it.
+      const [a, b] = [
+        job(csvFeed('L1', 40), { allowance: { limit: 20, windowMs: 1000 } }),
+        job(csvFeed('L2', 40), { allowance: { limit: 20, windowMs: 1000 } }),
+      ];
+      const handles = await Promise.all([
+        startBulkJob(client, a, taskQueue),
+        startBulkJob(client, b, taskQueue),
+      ]);
+      const results = await Promise.all(handles.map((h) => h.result()));
+      for (const r of results)
+        expect(r).toMatchObject({ state: 'finished', done: 40, failed: 0, rateLimited: 0 });
+      const counters = (await admin('GET', '/admin/counters')) as {
+        rateLimits: Record<string, Record<string, { allowed: number; limited: number }>>;
+      };
+      const shop = counters.rateLimits[`shop:${sellerId}`]!.create_update!;
+      expect(shop.limited).toBe(0);
+      expect(shop.allowed).toBe(80);
+      expect(productsWithPrefix('L1')).toHaveLength(40);
+      expect(productsWithPrefix('L2')).toHaveLength(40);
+    } finally {
+      sim.config.rateLimits.create_update = before;
+    }
+  }, 120_000);
+
   it('adapts to 429s: waits Retry-After, slows down, and still lists everything', async () => {
     const before = sim.config.rateLimits.create_update;
     sim.config.rateLimits.create_update = { limit: 10, windowMs: 10_000 }; // 10 per real second
@@ -259,7 +289,7 @@ describe('payload codec: no plaintext in history', () => {
   it('a job runs with encrypted payloads; raw history holds no plaintext; the codec endpoint decodes it', async () => {
     const codec = new AesGcmCodec(loadCodecKey(join(dir, 'keys', 'codec.key')));
     const queue = `${taskQueue}-codec`;
-    const { worker: w, connection: wc } = await createWorker({
+    const { worker: w, close: wc } = await createWorker({
       address: process.env.TEMPORAL_TEST_ADDRESS!,
       taskQueue: queue,
       codec,
@@ -270,7 +300,8 @@ describe('payload codec: no plaintext in history', () => {
     const server = await startCodecServer({ codec, token: 'codec-token' });
     try {
       const sealedClient = new Client({ connection, dataConverter: { payloadCodecs: [codec] } });
-      const input = job(csvFeed('F', 5));
+      // Its own shop lane: lanes of other tests run on workers without this codec.
+      const input = job(csvFeed('F', 5), { shop: { shopId: 'codec-shop', credentialRef: 'shop-1' } });
       const handle = await startBulkJob(sealedClient, input, queue);
       expect(await handle.result()).toMatchObject({ state: 'finished', done: 5 });
       const history = await client.workflow.getHandle(handle.workflowId).fetchHistory();
@@ -301,7 +332,7 @@ describe('payload codec: no plaintext in history', () => {
       await server.close();
       w.shutdown();
       await run;
-      await wc.close();
+      await wc();
     }
   }, 120_000);
 });
@@ -454,7 +485,7 @@ describe('per-seller token refresh', () => {
 
   beforeAll(async () => {
     queue = `${taskQueue}-auth`;
-    const { worker: w, connection: wc } = await createWorker({
+    const { worker: w, close: wc } = await createWorker({
       address: process.env.TEMPORAL_TEST_ADDRESS!,
       taskQueue: queue,
       credentials: () => undefined,
@@ -470,7 +501,7 @@ describe('per-seller token refresh', () => {
     stop = async () => {
       w.shutdown();
       await run;
-      await wc.close();
+      await wc();
     };
   });
   afterAll(() => stop());

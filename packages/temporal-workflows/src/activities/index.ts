@@ -2,6 +2,15 @@
 // verification, so the client here makes one attempt at a 429 or an unknown outcome and reports it.
 import { appendFile, mkdir } from 'node:fs/promises';
 import { Context } from '@temporalio/activity';
+import type { Client } from '@temporalio/client';
+import {
+  acquireUpdate,
+  laneWorkflowId,
+  rateLimitedUpdate,
+  shopLaneWorkflow,
+  type LaneGrant,
+} from '../workflows/shop-lane.ts';
+import type { Allowance } from '../types.ts';
 import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import {
@@ -42,6 +51,10 @@ export interface TokenStore {
 
 export interface ActivityDeps {
   credentials: CredentialStore;
+  /** Temporal client for the shop lanes (two jobs of one shop share its allowance). */
+  temporal?: Client;
+  /** Task queue the lanes run on (the worker's). */
+  taskQueue?: string;
   /** OAuth tokens of connected sellers (cross-listers). */
   tokens?: TokenStore;
   /** Concurrent requests inside one batch (default 16). */
@@ -108,6 +121,16 @@ export function createActivities(deps: ActivityDeps) {
       throw error;
     }
   }
+
+  const lane = async (shopId: string, group: string, allowance: Allowance) => {
+    if (!deps.temporal) throw new Error('shop lanes need the worker to be given a Temporal client');
+    return deps.temporal.workflow.start(shopLaneWorkflow, {
+      workflowId: laneWorkflowId(shopId, group),
+      taskQueue: deps.taskQueue ?? 'selling-kit',
+      args: [allowance],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+  };
 
   return {
     async readFeedChunk(feed: FeedRef, offset: number, size: number, operation: BulkOperation = 'create') {
@@ -215,6 +238,28 @@ export function createActivities(deps: ActivityDeps) {
       } finally {
         await client.close();
       }
+    },
+
+    /** Asks the shop's lane for up to `want` requests of this window (starting the lane if needed). */
+    async acquireWindow(
+      shopId: string,
+      group: string,
+      allowance: Allowance,
+      want: number,
+    ): Promise<LaneGrant> {
+      return (await lane(shopId, group, allowance)).executeUpdate(acquireUpdate, { args: [{ want }] });
+    },
+
+    /** Holds every job of the shop for a 429's Retry-After. */
+    async laneRateLimited(
+      shopId: string,
+      group: string,
+      allowance: Allowance,
+      retryAfterMs: number,
+    ): Promise<void> {
+      await (
+        await lane(shopId, group, allowance)
+      ).executeUpdate(rateLimitedUpdate, { args: [{ retryAfterMs }] });
     },
 
     async appendReport(reportDir: string, jobId: string, results: ItemResult[]): Promise<void> {

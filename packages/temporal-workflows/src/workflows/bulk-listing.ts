@@ -21,14 +21,13 @@ export const pauseSignal = defineSignal('pause');
 export const resumeSignal = defineSignal('resume');
 export const cancelSignal = defineSignal('cancel');
 
-const { readFeedChunk, sendBatch, verifyBySku, appendReport } = proxyActivities<
-  ReturnType<typeof createActivities>
->({
-  startToCloseTimeout: '5 minutes',
-  // A worker that dies mid-batch is noticed within seconds; the next attempt resumes from the heartbeat.
-  heartbeatTimeout: '5 seconds',
-  retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 10 },
-});
+const { readFeedChunk, sendBatch, verifyBySku, appendReport, acquireWindow, laneRateLimited } =
+  proxyActivities<ReturnType<typeof createActivities>>({
+    startToCloseTimeout: '5 minutes',
+    // A worker that dies mid-batch is noticed within seconds; the next attempt resumes from the heartbeat.
+    heartbeatTimeout: '5 seconds',
+    retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 10 },
+  });
 
 /** Carried across continue-as-new. */
 export interface BulkCarry {
@@ -43,6 +42,8 @@ export interface BulkCarry {
 }
 
 const DEFAULT_ALLOWANCE = { limit: 200, windowMs: 10_000 };
+/** Creates, upserts and full updates all count against the create / full-update group. */
+const GROUP = 'create_update';
 const DEFAULT_VERIFY_DELAYS = [1_000, 2_000, 4_000];
 
 export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry): Promise<BulkProgress> {
@@ -61,6 +62,8 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
   };
   s.runs++;
   const jobId = input.jobId ?? workflowInfo().workflowId;
+  const allowance = input.allowance ?? DEFAULT_ALLOWANCE;
+  const lane = input.shareShopAllowance ?? true;
   let cancelled = false;
   let windows = 0;
 
@@ -103,8 +106,20 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
       continue;
     }
     if (s.queue.length > 0) {
+      let want = Math.min(s.pacing.rate, s.queue.length);
+      if (lane) {
+        // The shop's lane shares its allowance among every job of the shop.
+        for (;;) {
+          const grant = await acquireWindow(input.shop.shopId, GROUP, allowance, want);
+          if (grant.granted > 0) {
+            want = grant.granted;
+            break;
+          }
+          await sleep(grant.waitMs);
+        }
+      }
       const windowStart = Date.now(); // deterministic inside workflows (the task's time)
-      const batch = s.queue.splice(0, s.pacing.rate);
+      const batch = s.queue.splice(0, want);
       const outcomes = await sendBatch(input.shop, input.operation, batch);
       const limited = settle(outcomes, batch, s);
       await report(outcomes.flatMap((o) => finalResult(o)));
@@ -113,7 +128,9 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
         s.counts.rateLimited += limited.length;
         s.queue.unshift(...limited.map((o) => batch.find((b) => b.line === o.line)!));
         s.pacing = afterRateLimited(s.pacing);
-        await sleep(Math.max(...limited.map((o) => o.retryAfterMs)));
+        const wait = Math.max(...limited.map((o) => o.retryAfterMs));
+        if (lane) await laneRateLimited(input.shop.shopId, GROUP, allowance, wait);
+        await sleep(wait);
       } else {
         s.pacing = afterCleanWindow(s.pacing);
         const rest = windowStart + s.pacing.windowMs - Date.now();
