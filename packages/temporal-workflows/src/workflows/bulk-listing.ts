@@ -106,6 +106,7 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
       continue;
     }
     if (s.queue.length > 0) {
+      let windowStart = Date.now(); // deterministic inside workflows (the task's time)
       let want = Math.min(s.pacing.rate, s.queue.length);
       if (lane) {
         // The shop's lane shares its allowance among every job of the shop.
@@ -113,12 +114,12 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
           const grant = await acquireWindow(input.shop.shopId, GROUP, allowance, want);
           if (grant.granted > 0) {
             want = grant.granted;
+            windowStart = grant.at; // the lane's window: the next one opens exactly when this one ends
             break;
           }
           await sleep(grant.waitMs);
         }
       }
-      const windowStart = Date.now(); // deterministic inside workflows (the task's time)
       const batch = s.queue.splice(0, want);
       const outcomes = await sendBatch(input.shop, input.operation, batch);
       const limited = settle(outcomes, batch, s);

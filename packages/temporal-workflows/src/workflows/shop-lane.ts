@@ -14,6 +14,8 @@ import type { Allowance } from '../types.ts';
 
 export interface LaneGrant {
   granted: number;
+  /** When the grant was counted (epoch ms): the granted window ends windowMs later. */
+  at: number;
   /** When nothing was granted: how long until capacity frees up, ms. */
   waitMs: number;
 }
@@ -36,14 +38,15 @@ export async function shopLaneWorkflow(allowance: Allowance, carry?: LaneState):
   setHandler(acquireUpdate, ({ want }) => {
     handled++;
     const now = Date.now();
-    if (now < s.blockedUntil) return { granted: 0, waitMs: s.blockedUntil - now };
+    if (now < s.blockedUntil) return { granted: 0, at: now, waitMs: s.blockedUntil - now };
     s.grants = s.grants.filter((g) => g.at + s.allowance.windowMs > now);
     const used = s.grants.reduce((n, g) => n + g.n, 0);
     const free = s.allowance.limit - used;
-    if (free <= 0) return { granted: 0, waitMs: Math.max(1, s.grants[0]!.at + s.allowance.windowMs - now) };
+    if (free <= 0)
+      return { granted: 0, at: now, waitMs: Math.max(1, s.grants[0]!.at + s.allowance.windowMs - now) };
     const granted = Math.min(want, free);
     s.grants.push({ at: now, n: granted });
-    return { granted, waitMs: 0 };
+    return { granted, at: now, waitMs: 0 };
   });
   setHandler(rateLimitedUpdate, ({ retryAfterMs }) => {
     handled++;
