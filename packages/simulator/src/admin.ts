@@ -12,7 +12,7 @@ import type { RateLimiter } from './platform/rate-limiter.ts';
 import { FaultRuleInput, type FaultInjector } from './platform/faults.ts';
 import type { WebhookDispatcher } from './platform/webhooks.ts';
 import { applySeed, parseSeed, SeedAddress, SeedSeller } from './platform/seed.ts';
-import { likeProduct } from './domain/products.ts';
+import { setLike } from './domain/products.ts';
 import { createOrder } from './domain/orders.ts';
 import {
   addAddress,
@@ -406,11 +406,18 @@ export function buildAdminServer(deps: AdminDeps): FastifyInstance {
     if (!product) throw notFound('product');
     const body = parse(z.object({ likerId: z.number().int().positive().optional() }).strict(), req.body);
     const likerId = body.likerId ?? 900_001 + product.likes.size;
-    const result = likeProduct(world, world.sellers.get(product.sellerId)!, product.productId, likerId, {
-      now: world.clock.now(),
-      events: webhooks,
-    });
-    return json(reply, { productId: product.productId, likerId, result: result ?? null }, 201);
+    setLike(world.sellers.get(product.sellerId)!, product.productId, likerId, true, { events: webhooks });
+    return json(reply, { productId: product.productId, likerId, likes: product.likes.size }, 201);
+  });
+  app.delete('/admin/products/:id/likes/:likerId', async (req, reply) => {
+    const { id, likerId } = parse(
+      z.object({ id: z.coerce.number().int(), likerId: z.coerce.number().int() }),
+      req.params,
+    );
+    const product = findProduct(world, id);
+    if (!product) throw notFound('product');
+    setLike(world.sellers.get(product.sellerId)!, product.productId, likerId, false, { events: webhooks });
+    return json(reply, { productId: product.productId, likerId, likes: product.likes.size });
   });
   app.post('/admin/orders', async (req, reply) => {
     const body = parse(

@@ -541,37 +541,37 @@ function likeData(record: ProductRecord, likerId: number) {
   };
 }
 
-/** A buyer likes a product (admin surface, staging like endpoint): fires v1:product.like. */
-export function likeProduct(
-  world: World,
+/**
+ * A buyer likes (or unlikes) a product — the admin surface and the staging like endpoint: fires
+ * v1:product.like / v1:product.unlike when the like actually changes.
+ */
+export function setLike(
   seller: SellerState,
   productId: number,
   likerId: number,
-  opts: { now: number; events: EventSink },
+  liked: boolean,
+  opts: { events: EventSink },
 ): ProductRecord {
-  const record = seller.products.get(productId);
+  const record = findAnyProduct(seller, 'product_id', String(productId));
   if (!record || record.state === 'removed')
     throw apiError('product_not_found', `no product with product ID "${productId}" for this seller`);
-  if (!record.likes.has(likerId)) {
-    record.likes.add(likerId);
-    opts.events.emit(seller.id, 'v1:product.like', likeData(record, likerId));
+  const changed = liked ? !record.likes.has(likerId) : record.likes.has(likerId);
+  if (changed) {
+    if (liked) record.likes.add(likerId);
+    else record.likes.delete(likerId);
+    opts.events.emit(seller.id, liked ? 'v1:product.like' : 'v1:product.unlike', likeData(record, likerId));
   }
   return record;
 }
 
-export function unlikeProduct(
-  world: World,
+export function likeProduct(
+  _world: World,
   seller: SellerState,
   productId: number,
   likerId: number,
   opts: { now: number; events: EventSink },
 ): ProductRecord {
-  const record = seller.products.get(productId);
-  if (!record)
-    throw apiError('product_not_found', `no product with product ID "${productId}" for this seller`);
-  if (record.likes.delete(likerId))
-    opts.events.emit(seller.id, 'v1:product.unlike', likeData(record, likerId));
-  return record;
+  return setLike(seller, productId, likerId, true, opts);
 }
 
 export { OFFER_LIFETIME_MS };

@@ -374,3 +374,25 @@ describe('a second seller', () => {
     expect((await shop.call('POST', '/api/v1/products/', listing(), { token: key })).status).toBe(200);
   });
 });
+
+describe('likes and their webhooks', () => {
+  it('admin like and unlike fire v1:product.like / v1:product.unlike with the slug, once each', async () => {
+    const emitted: { type: string; data: Record<string, unknown> }[] = [];
+    const { setLike } = await import('../../src/domain/products.ts');
+    const { product_id, slug } = await createProduct(shop);
+    const events = {
+      emit: (_seller: number, type: string, data: Record<string, unknown>) =>
+        void emitted.push({ type, data }),
+    };
+    setLike(shop.seller, product_id, 42, true, { events });
+    setLike(shop.seller, product_id, 42, true, { events }); // already liked: no second event
+    setLike(shop.seller, product_id, 42, false, { events });
+    setLike(shop.seller, product_id, 42, false, { events });
+    expect(emitted.map((e) => e.type)).toEqual(['v1:product.like', 'v1:product.unlike']);
+    expect(emitted[1]!.data).toMatchObject({ product_id, slug, liker_id: 42, sku: 'TEE-1' });
+    const over = await fetch(`${shop.sim.adminUrl}/admin/products/${product_id}/likes/42`, {
+      method: 'DELETE',
+    });
+    expect(over.status).toBe(200);
+  });
+});
