@@ -8,6 +8,12 @@ import {
   checkRefund,
   checkHashtags,
   hashtagsOf,
+  countHashtags,
+  checkProductCreate,
+  checkProductPut,
+  MAX_PICTURES,
+  MAX_HASHTAGS,
+  DEFAULT_MIN_PERCENT_OFF,
 } from '../src/core/index.ts';
 
 const listing = (over: Record<string, unknown> = {}) => ({
@@ -171,6 +177,71 @@ describe('product rules', () => {
   });
 });
 
+describe('named validators and brand names', () => {
+  it('checkProductCreate / checkProductPut are the create and PUT checks', () => {
+    expect(checkProductCreate(listing())).toEqual([]);
+    expect(fields(checkProductPut(listing()))).toEqual(['attributes']);
+    expect(checkProductPut(listing({ attributes: {} }))).toEqual([]);
+    expect(codes(checkProductPut(listing({ attributes: {}, quantity: 0 })))).toEqual(['validation']);
+  });
+  it('countHashtags returns the tags found', () => {
+    expect(countHashtags('no tags here')).toEqual([]);
+    expect(countHashtags('#Nike tee #y2k, #90s-style')).toEqual(['Nike', 'y2k', '90s-style']);
+  });
+  it('an empty or punctuation-only brand_name → invalid_brand (SPEC GAP)', () => {
+    expect(codes(checkProductCreate(listing({ brand_name: '' })))).toEqual(['invalid_brand']);
+    const v = checkProductCreate(listing({ brand_name: '?!', description: 'plain tee' }));
+    expect(v).toEqual([expect.objectContaining({ field: 'brand_name', code: 'invalid_brand' })]);
+    expect(checkProductCreate(listing({ brand_name: 'unbranded', description: 'plain tee' }))).toEqual([]);
+  });
+  it('department missing → invalid_department; SKU of 50 is fine, 51 is not', () => {
+    expect(codes(checkProductCreate(listing({ department: undefined })))).toEqual(['invalid_department']);
+    expect(checkProductCreate(listing({ sku: 'x'.repeat(50) }))).toEqual([]);
+    expect(checkProductCreate(listing({ sku: 'x'.repeat(51) }))[0]).toMatchObject({
+      field: 'sku',
+      code: 'validation',
+      rule: 'at most 50 characters',
+    });
+  });
+  it('property: too_many_pictures exactly when there are more than 8', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 30 }), (n) => {
+        const pictures = Array.from({ length: n }, (_, i) => ({ url: `https://img.example/${i}.jpg` }));
+        const got = codes(checkProductCreate(listing({ pictures })));
+        return n > MAX_PICTURES ? got.includes('too_many_pictures') : got.length === 0;
+      }),
+    );
+  });
+  it('property: invalid_description exactly when there are more than 5 hashtags of the brand', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 12 }), fc.constantFrom('#nike', '#NIKE', '#Nike'), (n, tag) => {
+        const description = `Tee ${Array.from({ length: n }, () => tag).join(' ')}`;
+        expect(countHashtags(description)).toHaveLength(n);
+        const got = codes(checkProductCreate(listing({ description })));
+        return n > MAX_HASHTAGS ? got.join() === 'invalid_description' : got.length === 0;
+      }),
+    );
+  });
+  it('property: discount and auto-send prices pass exactly when below the price', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 100, max: 1_000_000 }),
+        fc.integer({ min: 0, max: 2_000_000 }),
+        (price, other) => {
+          const v = checkProductCreate(
+            listing({
+              price_amount: formatMoney(price),
+              discount_price: formatMoney(other),
+              auto_send_offer_price: formatMoney(other),
+            }),
+          );
+          return other < price ? v.length === 0 : fields(v).join() === 'discount_price,auto_send_offer_price';
+        },
+      ),
+    );
+  });
+});
+
 describe('offer rules (8, 9)', () => {
   const product = { price_amount: '20.00', price_currency: 'GBP' };
   const offer = { offer_recipient_id: 7, offer_value: 19, offer_currency: 'GBP' };
@@ -188,6 +259,45 @@ describe('offer rules (8, 9)', () => {
       'size_id',
     ]);
     expect(fields(checkOffer({ ...offer, size_id: 1 }, { ...product, sizeIds: [1] }))).toEqual(['size_id']);
+  });
+  it('rule 9 with hasSizes / multiSize flags', () => {
+    const multi = { ...product, hasSizes: true, multiSize: true };
+    expect(checkOffer(offer, multi)[0]).toMatchObject({
+      field: 'size_id',
+      rule: expect.stringMatching(/required/),
+    });
+    expect(checkOffer({ ...offer, size_id: 9 }, multi)).toEqual([]); // sizes unknown: any id
+    expect(fields(checkOffer({ ...offer, size_id: 9 }, { ...multi, sizeIds: [1, 2] }))).toEqual(['size_id']);
+    const single = { ...product, hasSizes: true, multiSize: false, sizeIds: [4] };
+    expect(checkOffer(offer, single)).toEqual([]);
+    expect(checkOffer({ ...offer, size_id: 4 }, single)[0]?.message).toMatch(/single size/);
+    const none = { ...product, hasSizes: false, multiSize: false };
+    expect(checkOffer(offer, none)).toEqual([]);
+    expect(checkOffer({ ...offer, size_id: 4 }, none)[0]?.message).toMatch(/no sizes/);
+  });
+  it('schema failures name the field; no product → only the stateless checks', () => {
+    expect(fields(checkOffer({ offer_value: 10, offer_currency: 'GBP' }))).toEqual(['offer_recipient_id']);
+    expect(checkOffer({ ...offer, offer_currency: 'USD', offer_value: 1000 })).toEqual([]);
+    expect(fields(checkOffer({ ...offer, offer_value: 10.005 }))).toEqual(['offer_value']);
+  });
+  it('property: an offer passes exactly when at least the minimum percentage below the price', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 100, max: 1_000_000 }),
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 1, max: 50 }),
+        (price, value, pct) => {
+          const v = checkOffer(
+            { ...offer, offer_value: value / 100 },
+            { price_amount: formatMoney(price), price_currency: 'GBP' },
+            { minPercentOff: pct },
+          );
+          const ok = value * 100 <= price * (100 - pct);
+          return ok ? v.length === 0 : fields(v).join() === 'offer_value';
+        },
+      ),
+    );
+    expect(DEFAULT_MIN_PERCENT_OFF).toBe(5);
   });
 });
 

@@ -38,9 +38,32 @@ export function brandById(id: number): string | undefined {
 
 const BY_KEY = new Map(BRANDS.map((b) => [normaliseBrand(b), b]));
 
-/** Brand matched from `brand_name` (case, spaces and punctuation ignored); unknown → unbranded. */
+/** Levenshtein distance, stopping early once it exceeds `max`. */
+function distanceWithin(a: string, b: string, max: number): boolean {
+  if (Math.abs(a.length - b.length) > max) return false;
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++)
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    if (Math.min(...row) > max) return false;
+    prev = row;
+  }
+  return prev[b.length]! <= max;
+}
+
+/**
+ * Brand matched from `brand_name`: case, spaces and punctuation are ignored ("levis" → Levi's, "NIKE" →
+ * Nike), and — SPEC GAP (how fuzzy): one typo is forgiven for brands of 5 or more characters ("Addidas"
+ * → Adidas, but "Nikey" is not Nike). No match → `unbranded` (public reference).
+ */
 export function matchBrand(name: string): string {
-  return BY_KEY.get(normaliseBrand(name)) ?? UNBRANDED;
+  const key = normaliseBrand(name);
+  const exact = BY_KEY.get(key);
+  if (exact) return exact;
+  for (const [brandKey, brand] of BY_KEY)
+    if (brandKey.length >= 5 && distanceWithin(key, brandKey, 1)) return brand;
+  return UNBRANDED;
 }
 
 export interface SizeSet {

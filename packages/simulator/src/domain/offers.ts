@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { apiError } from '../errors.ts';
 import type { SimulatorConfig } from '../config.ts';
 import type { OfferRecord, ProductRecord, SellerState } from '../state.ts';
+import { requireOnboardedSeller } from './products.ts';
 
 export function submitOffer(
   config: SimulatorConfig,
@@ -20,17 +21,20 @@ export function submitOffer(
       'product_not_on_sale',
       `product ${record.productId} is not on sale (it is ${record.state})`,
     );
-  const sizeIds =
-    (record.variantSizeIds ?? []).length > 0
-      ? record.variantSizeIds
-      : record.fields.size_id === undefined
-        ? []
-        : [Number(record.fields.size_id)];
+  requireOnboardedSeller(seller);
+  const multiSize = (record.variantSizeIds ?? []).length > 0;
+  const sizeIds = multiSize
+    ? record.variantSizeIds!
+    : record.fields.size_id === undefined
+      ? []
+      : [Number(record.fields.size_id)];
   const violations = checkOffer(
     body,
     {
       price_amount: String(record.fields.price_amount),
       price_currency: String(record.fields.price_currency),
+      hasSizes: sizeIds.length > 0,
+      multiSize,
       sizeIds,
     },
     { minPercentOff: config.minPercentOff },

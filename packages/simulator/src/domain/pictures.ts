@@ -16,9 +16,9 @@ export interface ImageInfo {
   transparent: boolean;
 }
 
-/** Largest picture the simulator downloads; larger → ingest_picture_error. */
+/** SPEC GAP (size limit): largest picture the simulator downloads; larger → ingest_picture_error. */
 const MAX_PICTURE_BYTES = 10 * 1024 * 1024;
-/** Size reported when pictures are not fetched (config.fetchPictures = false). */
+/** SPEC GAP: width and height reported when pictures are not fetched (config.fetchPictures = false). */
 const UNFETCHED_SIZE = 1280;
 
 /** Reads format, size and transparency from an image's first bytes; null when not JPEG/PNG/WebP. */
@@ -102,22 +102,33 @@ function ingestError(url: string, why: string) {
   return apiError('ingest_picture_error', `picture ${url} could not be ingested: ${why}`);
 }
 
+function fetchFailure(url: string, e: unknown, config: SimulatorConfig) {
+  const reason =
+    (e as Error)?.name === 'TimeoutError'
+      ? `no answer within ${config.pictureFetchTimeoutMs} ms`
+      : 'the URL is not reachable';
+  return ingestError(url, reason);
+}
+
 async function ingestOne(url: string, config: SimulatorConfig): Promise<IngestedPicture> {
+  if (!/^https?:\/\//i.test(url)) throw ingestError(url, 'only http and https URLs can be downloaded');
   let res: Response;
   try {
+    // The timeout covers the whole download, headers and body.
     res = await fetch(url, { signal: AbortSignal.timeout(config.pictureFetchTimeoutMs), redirect: 'follow' });
   } catch (e) {
-    const reason =
-      (e as Error).name === 'TimeoutError'
-        ? `no answer within ${config.pictureFetchTimeoutMs} ms`
-        : 'the URL is not reachable';
-    throw ingestError(url, reason);
+    throw fetchFailure(url, e, config);
   }
   if (!res.ok) {
-    await res.body?.cancel();
+    await res.body?.cancel().catch(() => undefined);
     throw ingestError(url, `the URL answered HTTP ${res.status}`);
   }
-  const bytes = new Uint8Array(await res.arrayBuffer());
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await res.arrayBuffer());
+  } catch (e) {
+    throw fetchFailure(url, e, config);
+  }
   if (bytes.length > MAX_PICTURE_BYTES) throw ingestError(url, `larger than ${MAX_PICTURE_BYTES} bytes`);
   const info = sniffImage(bytes);
   if (!info) throw ingestError(url, 'not a JPEG, PNG or WebP image');

@@ -42,13 +42,21 @@ function requireOffersWriteFor(body: Body, principal: Principal | undefined): vo
   }
 }
 
-function requireWritableSeller(seller: SellerState): void {
+/**
+ * Listing writes (create, PUT, PATCH, manual offers) need an onboarded seller. SPEC GAP (which writes):
+ * delete and mark-as-sold stay allowed, so a seller can always take a listing down.
+ */
+export function requireOnboardedSeller(seller: SellerState): void {
   if (seller.profile.onboardingIncomplete) {
     throw apiError(
       'seller_onboarding_incomplete',
       'the seller has not completed onboarding; do not retry until they have',
     );
   }
+}
+
+function requireWritableSeller(seller: SellerState): void {
+  requireOnboardedSeller(seller);
   if (seller.profile.unsupportedCountry || !SUPPORTED_COUNTRIES.includes(seller.countryCode)) {
     throw apiError(
       'unsupported_country',
@@ -105,7 +113,7 @@ function checkCatalogueAndShipping(seller: SellerState, body: Body, brand: strin
   if (shipping) {
     const providers = shippingProvidersForAddress(seller, shipping.address_id);
     if (!providers) {
-      // Rule 5: generic_error with a 4xx status (we use 422).
+      // Rule 5: generic_error with a 4xx status. SPEC GAP (which 4xx): 422, as for the other rules.
       throw apiError(
         'generic_error',
         `address ${shipping.address_id} does not belong to the authenticated seller`,
@@ -186,6 +194,10 @@ async function validateWrite(
   return { brand };
 }
 
+/**
+ * SPEC GAP (slug format): the first five words of the description (hashtags dropped) plus the product id:
+ * "Vintage Nike T-Shirt! #nike" + 7033001 → "vintage-nike-t-shirt-7033001" (the public reference's example).
+ */
 function slugify(description: string, id: number): string {
   const words = description
     .toLowerCase()
@@ -193,14 +205,16 @@ function slugify(description: string, id: number): string {
     .normalize('NFKD')
     .replace(/[^a-z0-9\s-]/g, '')
     .split(/\s+/)
+    .map((w) => w.replace(/-+/g, '-').replace(/^-|-$/g, ''))
     .filter(Boolean)
     .slice(0, 5);
   return [...words, String(id)].join('-');
 }
 
+/** The write body as stored: minus the keys kept elsewhere, with the read model's defaults filled in. */
 function storedFields(body: Body): Record<string, unknown> {
   const { sku: _sku, quantity: _q, is_boosted: _b, pictures: _p, ...rest } = body;
-  return rest;
+  return { attributes: {}, colour: [], style: [], age: [], source: [], ...rest };
 }
 
 function totalQuantity(body: Body): number {
@@ -310,7 +324,8 @@ export async function updateListing(
   record.quantity = totalQuantity(body);
   if (body.is_boosted !== undefined) record.isBoosted = Boolean(body.is_boosted);
   if (record.state === 'sold') {
-    // Restock: the public reference restocks through PUT with the new quantity.
+    // Restock: the public reference restocks through PUT with the new quantity (a sold listing goes
+    // back on sale; the spec shows no other transition out of sold).
     record.state = 'selling';
     record.soldVia = undefined;
   }
@@ -341,14 +356,18 @@ function requireOnSale(record: ProductRecord): void {
     );
 }
 
-/** PATCH: an on-sale product's prices, quantity (0 sells out) and boost. */
+/**
+ * PATCH: an on-sale product's prices, quantity (0 sells out, spec) and boost. SPEC GAP: PATCH also takes
+ * `is_boosted` (boost / unboost without a full PUT).
+ */
 export function patchListing(
   config: SimulatorConfig,
   record: ProductRecord,
   body: unknown,
-  opts: { now: number; principal?: Principal },
+  opts: { now: number; principal?: Principal; seller?: SellerState },
 ): string[] {
   requireOnSale(record);
+  if (opts.seller) requireOnboardedSeller(opts.seller);
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw apiError('bad-request', 'the request body must be a JSON object');
   const b = body as Body;
@@ -356,6 +375,8 @@ export function patchListing(
   const current = {
     price_amount: String(record.fields.price_amount),
     discount_price: record.fields.discount_price as string | undefined,
+    auto_send_offer_price: record.fields.auto_send_offer_price as string | undefined,
+    auto_negotiate_offer_price: record.fields.auto_negotiate_offer_price as string | undefined,
   };
   const violations = checkProductPatch(b, current, { minPercentOff: config.minPercentOff });
   if (violations.length) fail(violations[0]!);
@@ -572,6 +593,16 @@ export function likeProduct(
   opts: { now: number; events: EventSink },
 ): ProductRecord {
   return setLike(seller, productId, likerId, true, opts);
+}
+
+export function unlikeProduct(
+  _world: World,
+  seller: SellerState,
+  productId: number,
+  likerId: number,
+  opts: { now: number; events: EventSink },
+): ProductRecord {
+  return setLike(seller, productId, likerId, false, opts);
 }
 
 export { OFFER_LIFETIME_MS };

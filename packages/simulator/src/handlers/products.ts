@@ -105,13 +105,18 @@ function byKey(key: ProductKey): Record<string, Handler> {
       emitChange(
         ctx,
         record,
-        patchListing(ctx.config, record, ctx.body, { now: ctx.now, principal: ctx.principal }),
+        patchListing(ctx.config, record, ctx.body, {
+          now: ctx.now,
+          principal: ctx.principal,
+          seller: ctx.seller,
+        }),
       );
       return {};
     },
     [`products.delete${s}`]: (ctx) => {
       const failIfActive = parseFlag(ctx, 'fail_if_active_offers');
-      // Idempotent: deleting a removed or never-existing product answers 200 (public reference).
+      // Idempotent: deleting a removed product answers 200. SPEC GAP (never-existing key): 200 as well,
+      // as the public reference documents ("200 even if absent").
       const record = findAnyProduct(ctx.seller, key, keyParam(ctx.params, key));
       if (record && deleteListing(ctx.seller, record, failIfActive, ctx.now))
         emitChange(ctx, record, ['status']);
@@ -222,7 +227,8 @@ const list: Handler = (ctx) => {
   const rawCursor = queryParam(ctx.query, 'cursor');
   const cursor = rawCursor === undefined ? undefined : decodeCursor(rawCursor, sort);
   const compare = COMPARE[sort];
-  // SPEC GAP: removed products are not listed; "all" means selling, sold and banned.
+  // SPEC GAP: removed products are not listed; "all" means selling, sold and banned; listings still in
+  // their read-after-create delay are not listed either (as GET by key).
   const items = [...ctx.seller.products.values()]
     .filter((p) => p.state !== 'removed' && p.visibleAt <= ctx.now)
     .filter((p) => state === 'all' || p.state === state)

@@ -70,3 +70,72 @@ describe('manual offers', () => {
     expect(codeOf(await submit(offer(), '/api/v1/products/by-sku/NOPE/offer/'))).toBe('product_not_found');
   });
 });
+
+describe('manual offers: lifetime, interest, sizes and access', () => {
+  const path = '/api/v1/products/by-sku/TEE-1/offer/';
+  it('an offer blocks delete with the flag until its 24 hours are up on the simulator clock', async () => {
+    expect((await submit(offer())).status).toBe(200);
+    const { activeOffers } = await import('../../src/domain/products.ts');
+    shop.sim.world.clock.advance(24 * 3600 * 1000 - 60_000);
+    expect(activeOffers(shop.seller, productId, shop.sim.world.clock.now())).toHaveLength(1);
+    const blocked = await shop.call('DELETE', '/api/v1/products/by-sku/TEE-1/?fail_if_active_offers=true');
+    expect([blocked.status, codeOf(blocked)]).toEqual([409, 'product_has_active_offers']);
+    shop.sim.world.clock.advance(60_000);
+    expect(activeOffers(shop.seller, productId, shop.sim.world.clock.now())).toHaveLength(0);
+    expect(
+      (await shop.call('DELETE', '/api/v1/products/by-sku/TEE-1/?fail_if_active_offers=true')).status,
+    ).toBe(200);
+    expect(shop.seller.products.get(productId)!.state).toBe('removed');
+  });
+  it('interest is a like: after an unlike the buyer can no longer receive an offer', async () => {
+    const { unlikeProduct } = await import('../../src/domain/products.ts');
+    unlikeProduct(shop.sim.world, shop.seller, productId, 77, {
+      now: shop.sim.world.clock.now(),
+      events: shop.sim.webhooks,
+    });
+    const res = await submit(offer());
+    expect([res.status, codeOf(res)]).toEqual([422, 'validation-error']);
+    expect(res.body.errors[0].message).toMatch(/interest/);
+  });
+  it('a staging like makes the liker a valid recipient', async () => {
+    await shop.call('POST', '/api/v1/products/by-sku/TEE-1/like/?liker_id=4242');
+    expect((await submit(offer({ offer_recipient_id: 4242 }))).status).toBe(200);
+  });
+  it('a product without sizes refuses a size_id; offer values need at most 2 decimals', async () => {
+    const bag = await shop.call('POST', '/api/v1/products/', {
+      ...(await import('../products/fixtures.ts')).listing({
+        sku: 'BAG',
+        product_type: 'bags',
+        size_set_id: undefined,
+        size_id: undefined,
+      }),
+    });
+    shop.seller.products.get(bag.body.product_id)!.likes.add(77);
+    const sized = await submit(offer({ size_id: 3 }), '/api/v1/products/by-sku/BAG/offer/');
+    expect([sized.status, codeOf(sized)]).toEqual([422, 'validation-error']);
+    expect(sized.body.errors[0].message).toMatch(/no sizes/);
+    expect((await submit(offer(), '/api/v1/products/by-sku/BAG/offer/')).status).toBe(200);
+    expect(codeOf(await submit(offer({ offer_value: 18.505 }), path))).toBe('validation-error');
+    expect((await submit(offer({ offer_value: 18.5 }), path)).status).toBe(200);
+  });
+  it('removed or another seller’s product → 404; a token without offers_write → 403 naming it', async () => {
+    const { oauthToken, secondShop } = await import('../products/fixtures.ts');
+    const other = secondShop(shop);
+    const foreign = await shop.call('POST', path, offer(), { token: other.key });
+    expect([foreign.status, codeOf(foreign)]).toEqual([404, 'product_not_found']);
+    const token = oauthToken(shop, ['products_write', 'products_read']);
+    const scoped = await shop.call('POST', path, offer(), { token });
+    expect([scoped.status, codeOf(scoped)]).toEqual([403, 'insufficient_scope']);
+    expect(scoped.body.errors[0].message).toMatch(/offers_write/);
+    expect(
+      (await shop.call('POST', path, offer(), { token: oauthToken(shop, ['offers_write']) })).status,
+    ).toBe(200);
+    await shop.call('DELETE', '/api/v1/products/by-sku/TEE-1/');
+    expect(codeOf(await submit(offer()))).toBe('product_not_found');
+  });
+  it('a sold product → product_not_on_sale (checked before the offer body)', async () => {
+    await shop.call('PATCH', '/api/v1/products/by-sku/TEE-1/', { quantity: 0 });
+    const res = await submit({ nonsense: true });
+    expect([res.status, codeOf(res)]).toEqual([422, 'product_not_on_sale']);
+  });
+});

@@ -1,6 +1,6 @@
 import { ProductsPage } from '@selling-kit/api-client/core';
 import { startTestShop, type TestShop } from '../helpers.ts';
-import { createProduct, codeOf } from './fixtures.ts';
+import { createProduct, codeOf, listing, secondShop } from './fixtures.ts';
 
 let shop: TestShop;
 beforeAll(async () => {
@@ -83,3 +83,75 @@ describe('products list', () => {
     );
   });
 });
+
+describe('products list: defaults, isolation, visibility', () => {
+  let big: TestShop;
+  beforeAll(async () => {
+    big = await startTestShop();
+    for (let i = 1; i <= 25; i++) await createProduct(big, { sku: `B-${i}` });
+  });
+  afterAll(() => big.sim.close());
+
+  it('default page is 20, newest id first; the last page has has_more false and cursor null', async () => {
+    const first = await big.call('GET', '/api/v1/products/');
+    const page = ProductsPage.parse(first.body);
+    expect(page.data).toHaveLength(20);
+    expect(page.data[0]!.sku).toBe('B-25');
+    expect(page.meta.has_more).toBe(true);
+    expect(typeof page.meta.cursor).toBe('string');
+    const second = ProductsPage.parse(
+      (await big.call('GET', `/api/v1/products/?cursor=${page.meta.cursor}`)).body,
+    );
+    expect(second.data.map((p) => p.sku)).toEqual(['B-5', 'B-4', 'B-3', 'B-2', 'B-1']);
+    expect(second.meta).toEqual({ cursor: null, has_more: false });
+  });
+  it('limit 1 and 100 are accepted; state=all lists everything not removed', async () => {
+    expect((await big.call('GET', '/api/v1/products/?limit=100')).body.data).toHaveLength(25);
+    expect((await big.call('GET', '/api/v1/products/?limit=1')).body.data).toHaveLength(1);
+    expect((await big.call('GET', '/api/v1/products/?state=all&limit=100')).body.data).toHaveLength(25);
+  });
+  it('a repeated parameter → 400', async () => {
+    const res = await big.call('GET', '/api/v1/products/?state=sold&state=all');
+    expect([res.status, codeOf(res)]).toEqual([400, 'bad-request']);
+  });
+  it('isolation: each seller lists only their own products', async () => {
+    const other = secondShop(big);
+    await big.call('POST', '/api/v1/products/', listing({ sku: 'THEIRS' }), { token: other.key });
+    const theirs = await big.call('GET', '/api/v1/products/', undefined, { token: other.key });
+    expect(theirs.body.data.map((p: { sku: string }) => p.sku)).toEqual(['THEIRS']);
+    const mine = await walkAll(big, 'limit=100');
+    expect(mine).not.toContain('THEIRS');
+    expect(mine).toHaveLength(25);
+  });
+  it('the read-after-create delay hides a new listing from the list too', async () => {
+    big.sim.config.readAfterCreateDelayMs = 5_000;
+    await createProduct(big, { sku: 'LATE' });
+    expect(await walkAll(big, 'limit=100')).not.toContain('LATE');
+    big.sim.world.clock.advance(5_000);
+    expect((await walkAll(big, 'limit=100'))[0]).toBe('LATE');
+    big.sim.config.readAfterCreateDelayMs = 0;
+  });
+  it('from_created_date alone and to_created_date alone are inclusive bounds', async () => {
+    const all = ProductsPage.parse((await big.call('GET', '/api/v1/products/?limit=100')).body).data;
+    const newest = all[0]!;
+    const fromNewest = await walkAll(big, `from_created_date=${newest.created_at}`);
+    expect(fromNewest).toContain(newest.sku);
+    const beforeAll = new Date(Date.parse(all.at(-1)!.created_at) - 1).toISOString();
+    expect(await walkAll(big, `to_created_date=${beforeAll}`)).toEqual([]);
+    const offset = newest.created_at.replace('Z', '+00:00');
+    expect(await walkAll(big, `from_created_date=${encodeURIComponent(offset)}`)).toContain(newest.sku);
+  });
+});
+
+async function walkAll(s: TestShop, query: string): Promise<string[]> {
+  const skus: string[] = [];
+  let cursor: string | null | undefined;
+  do {
+    const res = await s.call('GET', `/api/v1/products/?${query}${cursor ? `&cursor=${cursor}` : ''}`);
+    expect(res.status).toBe(200);
+    const page = ProductsPage.parse(res.body);
+    skus.push(...page.data.map((p) => p.sku!));
+    cursor = page.meta.has_more ? page.meta.cursor : null;
+  } while (cursor);
+  return skus;
+}

@@ -22,14 +22,14 @@ function chunk(type: string, data: Buffer): Buffer {
   crc.writeUInt32BE(crc32(body));
   return Buffer.concat([len, body, crc]);
 }
-/** A real PNG: colour type 2 (RGB) or 6 (RGBA), optionally with a tRNS chunk. */
-function png(width: number, height: number, colourType: 2 | 6, trns = false): Buffer {
+/** A real PNG: colour type 2 (RGB), 4 (grey + alpha) or 6 (RGBA), optionally with a tRNS chunk. */
+function png(width: number, height: number, colourType: 2 | 4 | 6, trns = false): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8;
   ihdr[9] = colourType;
-  const row = 1 + width * (colourType === 6 ? 4 : 3);
+  const row = 1 + width * { 2: 3, 4: 2, 6: 4 }[colourType];
   const raw = Buffer.alloc(row * height);
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
@@ -80,7 +80,31 @@ function webpVp8x(width: number, height: number, alpha: boolean): Buffer {
   return Buffer.concat([Buffer.from('RIFF'), size, body]);
 }
 
+/** Real encoder output (Pillow), hard-coded: a 12×7 baseline JPEG and 9×5 WebPs in each flavour. */
+const REAL_JPEG = Buffer.from(
+  '/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDABsSFBcUERsXFhceHBsgKEIrKCUlKFE6PTBCYFVlZF9VXVtqeJmBanGQc1tdhbWGkJ6jq62rZ4C8ybqmx5moq6T/2wBDARweHigjKE4rK06kbl1upKSkpKSkpKSkpKSkpKSkpKSkpKSkpKSkpKSkpKSkpKSkpKSkpKSkpKSkpKSkpKSkpKT/wAARCAAHAAwDASIAAhEBAxEB/8QAFQABAQAAAAAAAAAAAAAAAAAAAAT/xAAUEAEAAAAAAAAAAAAAAAAAAAAA/8QAFQEBAQAAAAAAAAAAAAAAAAAABAX/xAAUEQEAAAAAAAAAAAAAAAAAAAAA/9oADAMBAAIRAxEAPwCMAdXf/9k=',
+  'base64',
+);
+const WEBP_LOSSY = Buffer.from(
+  'UklGRjIAAABXRUJQVlA4ICYAAACwAQCdASoJAAUAB0CWJaACdLoABKoAAP4THr5lnC/n8bzea2OwAA==',
+  'base64',
+);
+const WEBP_LOSSLESS = Buffer.from('UklGRiIAAABXRUJQVlA4TBYAAAAvCAABAAdQ5CpUof8BgCD8f3uI6H8a', 'base64');
+const WEBP_LOSSLESS_ALPHA = Buffer.from('UklGRiIAAABXRUJQVlA4TBYAAAAvCAABEAdQ5CpUoYABgCD8f3uI6H8a', 'base64');
+const WEBP_LOSSY_ALPHA = Buffer.from(
+  'UklGRlYAAABXRUJQVlA4WAoAAAAQAAAACAAABAAAQUxQSAoAAAABB1DAiAhERP8DVlA4ICYAAACwAQCdASoJAAUAB0CWJaACdLoABKoAAP4THr5lnC/n8bzea2OwAA==',
+  'base64',
+);
+
 const files: Record<string, [string, Buffer]> = {
+  '/real.jpg': ['image/jpeg', REAL_JPEG],
+  '/lossy.webp': ['image/webp', WEBP_LOSSY],
+  '/lossless.webp': ['image/webp', WEBP_LOSSLESS],
+  '/lossless-alpha.webp': ['image/webp', WEBP_LOSSLESS_ALPHA],
+  '/lossy-alpha.webp': ['image/webp', WEBP_LOSSY_ALPHA],
+  '/grey-alpha.png': ['image/png', png(4, 4, 4)],
+  '/truncated.png': ['image/png', png(4, 4, 2).subarray(0, 20)],
+  '/mislabelled.jpg': ['image/jpeg', png(5, 6, 2)],
   '/ok.png': ['image/png', png(40, 30, 2)],
   '/alpha.png': ['image/png', png(10, 10, 6)],
   '/trns.png': ['image/png', png(10, 10, 2, true)],
@@ -92,9 +116,17 @@ const files: Record<string, [string, Buffer]> = {
 
 let shop: TestShop;
 let images: http.Server;
+const hanging: http.ServerResponse[] = [];
 let base: string;
 beforeAll(async () => {
   images = http.createServer((req, res) => {
+    if (req.url === '/hang.jpg') return void hanging.push(res); // never answers
+    if (req.url === '/slow-body.jpg') {
+      res.writeHead(200, { 'content-type': 'image/jpeg' });
+      res.write(REAL_JPEG.subarray(0, 10)); // headers and a few bytes, then nothing
+      return void hanging.push(res);
+    }
+    if (req.url === '/error.jpg') return void res.writeHead(500).end('boom');
     const file = files[req.url ?? ''];
     if (!file) return res.writeHead(404).end();
     res.writeHead(200, { 'content-type': file[0] }).end(file[1]);
@@ -104,6 +136,7 @@ beforeAll(async () => {
   shop = await startTestShop({ config: { fetchPictures: true, pictureFetchTimeoutMs: 2000 } });
 });
 afterAll(async () => {
+  for (const res of hanging) res.destroy();
   await shop.sim.close();
   await new Promise((r) => images.close(r));
 });
@@ -166,5 +199,92 @@ describe('picture ingestion', () => {
     ]);
     vp8l.writeUInt32LE((9 & 0x3fff) | ((4 & 0x3fff) << 14) | (1 << 28), 21);
     expect(sniffImage(vp8l)).toEqual({ format: 'webp', width: 10, height: 5, transparent: true });
+  });
+});
+
+describe('picture ingestion: real encoder output and every failure', () => {
+  it('a real JPEG and lossy / lossless opaque WebPs are accepted with their sizes', async () => {
+    const res = await create(['/real.jpg', '/lossy.webp', '/lossless.webp']);
+    expect(res.status).toBe(200);
+    const p = (await shop.call('GET', `/api/v1/products/by-sku/PIC-${n}/`)).body;
+    expect(p.pictures).toEqual([
+      { url: `${base}/real.jpg`, width: 12, height: 7 },
+      { url: `${base}/lossy.webp`, width: 9, height: 5 },
+      { url: `${base}/lossless.webp`, width: 9, height: 5 },
+    ]);
+  });
+  it('sniffImage reads the real files', () => {
+    expect(sniffImage(REAL_JPEG)).toEqual({ format: 'jpeg', width: 12, height: 7, transparent: false });
+    expect(sniffImage(WEBP_LOSSY_ALPHA)).toEqual({ format: 'webp', width: 9, height: 5, transparent: true });
+    expect(sniffImage(WEBP_LOSSLESS_ALPHA)?.transparent).toBe(true);
+    expect(sniffImage(WEBP_LOSSLESS)?.transparent).toBe(false);
+  });
+  it('the format comes from the bytes, not the extension or content type', async () => {
+    expect((await create(['/mislabelled.jpg'])).status).toBe(200);
+  });
+  it.each([
+    ['/lossless-alpha.webp', /transparent WEBP/],
+    ['/lossy-alpha.webp', /transparent WEBP/],
+    ['/grey-alpha.png', /transparent PNG/],
+    ['/truncated.png', /not a JPEG, PNG or WebP/],
+    ['/error.jpg', /HTTP 500/],
+  ])('%s → 422 ingest_picture_error naming the URL', async (path, why) => {
+    const res = await create([path]);
+    expect([res.status, codeOf(res)]).toEqual([422, 'ingest_picture_error']);
+    expect(res.body.errors[0].message).toContain(base + path);
+    expect(res.body.errors[0].message).toMatch(why);
+  });
+  it.each(['/hang.jpg', '/slow-body.jpg'])(
+    '%s: no complete answer within pictureFetchTimeoutMs → ingest_picture_error',
+    async (path) => {
+      shop.sim.config.pictureFetchTimeoutMs = 300;
+      try {
+        const res = await create([path]);
+        expect([res.status, codeOf(res)]).toEqual([422, 'ingest_picture_error']);
+        expect(res.body.errors[0].message).toContain(base + path);
+        expect(res.body.errors[0].message).toMatch(/no answer within 300 ms/);
+      } finally {
+        shop.sim.config.pictureFetchTimeoutMs = 2000;
+      }
+    },
+  );
+  it('a URL that is not http(s) cannot be downloaded', async () => {
+    const res = await shop.call(
+      'POST',
+      '/api/v1/products/',
+      listing({ sku: `PIC-${++n}`, pictures: [{ url: 'ftp://127.0.0.1/x.jpg' }] }),
+    );
+    expect([res.status, codeOf(res)]).toEqual([422, 'ingest_picture_error']);
+    expect(res.body.errors[0].message).toMatch(/ftp:\/\/127\.0\.0\.1\/x\.jpg.*only http and https/);
+  });
+  it('the first failing picture in list order is the one reported', async () => {
+    const res = await create(['/ok.jpg', '/page.html', '/missing.jpg']);
+    expect(res.body.errors[0].message).toContain(`${base}/page.html`);
+  });
+  it('PUT fetches the new pictures too; a failure leaves the listing unchanged', async () => {
+    await create(['/ok.jpg']);
+    const sku = `PIC-${n}`;
+    const put = (paths: string[]) =>
+      shop.call('PUT', `/api/v1/products/by-sku/${sku}/`, {
+        ...listing({ pictures: paths.map((p) => ({ url: base + p })) }),
+        sku: undefined,
+        attributes: {},
+      });
+    const bad = await put(['/alpha.png']);
+    expect([bad.status, codeOf(bad)]).toEqual([422, 'ingest_picture_error']);
+    expect((await shop.call('GET', `/api/v1/products/by-sku/${sku}/`)).body.pictures).toEqual([
+      { url: `${base}/ok.jpg`, width: 800, height: 600 },
+    ]);
+    expect((await put(['/ok.png', '/real.jpg'])).status).toBe(200);
+    const pictures = (await shop.call('GET', `/api/v1/products/by-sku/${sku}/`)).body.pictures;
+    expect(pictures.map((p: { width: number }) => p.width)).toEqual([40, 12]);
+  });
+  it('with fetchPictures off, any URL is accepted unchecked', async () => {
+    shop.sim.config.fetchPictures = false;
+    try {
+      expect((await create(['/missing.jpg'])).status).toBe(200);
+    } finally {
+      shop.sim.config.fetchPictures = true;
+    }
   });
 });

@@ -49,7 +49,7 @@ describe('create and read', () => {
     shop.sim.world.clock.advance(2_001);
     expect((await get('/api/v1/products/by-sku/TEE-1/')).status).toBe(200);
   });
-  it('omits auto-offer prices without offers_read and keeps a discount as current price', async () => {
+  it('keeps a discount as current price; an API key (every scope) sees the auto-offer prices', async () => {
     await createProduct(shop, { discount_price: '18.00', auto_negotiate_offer_price: '15.00' });
     const p = (await get('/api/v1/products/by-sku/TEE-1/')).body;
     expect(p.current_price).toBe('18.00');
@@ -75,6 +75,8 @@ describe('validation rules and codes', () => {
     expectCode(listing({ national_shipping_cost: undefined }), 422, 'validation', /shipping/));
   it('rule 4: duplicate SKU fails, including sold and deleted products', async () => {
     await createProduct(shop);
+    await expectCode(listing(), 422, 'validation', /already exists/);
+    await shop.call('POST', '/api/v1/products/by-sku/TEE-1/mark-as-sold/');
     await expectCode(listing(), 422, 'validation', /already exists/);
     await shop.call('DELETE', '/api/v1/products/by-sku/TEE-1/');
     await expectCode(listing(), 422, 'validation', /already exists/);

@@ -6,7 +6,11 @@ import { violation, violationsFromZod, type RuleOptions, type RuleViolation } fr
 export interface OfferProductFacts {
   price_amount: string;
   price_currency: string;
-  /** The product's size ids: several = multi-size (size required), one or none = size forbidden. */
+  /** The product has a size at all (false: a sizeless type such as bags). Default: `sizeIds` is non-empty. */
+  hasSizes?: boolean;
+  /** The product has several sizes (variants): size_id required. Default: `sizeIds` has more than one id. */
+  multiSize?: boolean;
+  /** The product's size ids, when known: a multi-size offer's size_id must be one of them. */
   sizeIds?: number[];
 }
 
@@ -54,36 +58,48 @@ export function checkOffer(
       ),
     );
   }
+  out.push(...checkOfferSize(b.size_id, product));
+  return out;
+}
+
+/** Rule 9: a size id is required for multi-size products and must be absent otherwise. */
+function checkOfferSize(sizeId: number | undefined, product: OfferProductFacts): RuleViolation[] {
   const sizes = product.sizeIds ?? [];
-  if (sizes.length > 1) {
-    if (b.size_id === undefined) {
-      out.push(
+  const multiSize = product.multiSize ?? sizes.length > 1;
+  const hasSizes = product.hasSizes ?? (multiSize || sizes.length > 0);
+  const listed = sizes.length > 0 ? ` (${sizes.join(', ')})` : '';
+  if (multiSize) {
+    if (sizeId === undefined) {
+      return [
         violation(
           'size_id',
           'required for a multi-size product',
           'validation-error',
-          `size_id is required: the product has several sizes (${sizes.join(', ')})`,
+          `size_id is required: the product has several sizes${listed}`,
         ),
-      );
-    } else if (!sizes.includes(b.size_id)) {
-      out.push(
+      ];
+    }
+    if (sizes.length > 0 && !sizes.includes(sizeId)) {
+      return [
         violation(
           'size_id',
           'one of the product’s sizes',
           'validation-error',
-          `size_id ${b.size_id} is not one of the product's sizes (${sizes.join(', ')})`,
+          `size_id ${sizeId} is not one of the product's sizes${listed}`,
         ),
-      );
+      ];
     }
-  } else if (b.size_id !== undefined) {
-    out.push(
-      violation(
-        'size_id',
-        'absent for a single-size product',
-        'validation-error',
-        'size_id must be absent: the product has a single size or none',
-      ),
-    );
+    return [];
   }
-  return out;
+  if (sizeId === undefined) return [];
+  return [
+    violation(
+      'size_id',
+      hasSizes ? 'absent for a single-size product' : 'absent for a product without sizes',
+      'validation-error',
+      hasSizes
+        ? 'size_id must be absent: the product has a single size'
+        : 'size_id must be absent: the product has no sizes',
+    ),
+  ];
 }

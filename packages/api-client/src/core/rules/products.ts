@@ -23,6 +23,11 @@ export function hashtagsOf(description: string): string[] {
   return [...description.matchAll(HASHTAG)].map((m) => m[1]!);
 }
 
+/** The hashtags found in a description (without the `#`); its length is the count the limit applies to. */
+export function countHashtags(description: string): string[] {
+  return hashtagsOf(description);
+}
+
 /** Brand names compare without case, spaces or punctuation: "Levi's" ~ "levis". */
 export function normaliseBrand(name: string): string {
   return name.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
@@ -157,6 +162,18 @@ export function checkProductWrite(
       ),
     );
   }
+  if (normaliseBrand(b.brand_name) === '') {
+    // SPEC GAP (brand): a brand_name with no letter or digit cannot be matched to any brand, not even
+    // "unbranded" (which must be sent as such): 422 invalid_brand.
+    out.push(
+      violation(
+        'brand_name',
+        'a brand name (or "unbranded")',
+        'invalid_brand',
+        `brand_name "${b.brand_name}" names no brand; send the brand's name, or "unbranded" if there is none`,
+      ),
+    );
+  }
   out.push(...checkHashtags(b.description, opts.brand ?? b.brand_name));
   if (EMAIL.test(b.description)) {
     out.push(
@@ -172,10 +189,35 @@ export function checkProductWrite(
   return out;
 }
 
-/** PATCH: schema, quantity ≥ 0 (0 sells out), and the price rules against the merged prices. */
+/** POST /api/v1/products/: schema, rules 1, 2, 6, 7 and the listing limits. */
+export function checkProductCreate(
+  body: unknown,
+  opts: RuleOptions & { brand?: string } = {},
+): RuleViolation[] {
+  return checkProductWrite('create', body, opts);
+}
+
+/** PUT by SKU, product ID or slug: as create, with `attributes` required and the SKU in the path. */
+export function checkProductPut(body: unknown, opts: RuleOptions & { brand?: string } = {}): RuleViolation[] {
+  return checkProductWrite('put', body, opts);
+}
+
+/** The prices a listing holds now, for rules that compare a PATCH against them. */
+export interface CurrentPrices {
+  price_amount: string;
+  discount_price?: string;
+  auto_send_offer_price?: string;
+  auto_negotiate_offer_price?: string;
+}
+
+/**
+ * PATCH: schema, quantity ≥ 0 (0 sells out), and the price rules against the prices as they would be
+ * after the PATCH (the body's prices merged over `current`): lowering the price below a standing
+ * discount or auto-offer price fails too.
+ */
 export function checkProductPatch(
   body: unknown,
-  current?: { price_amount: string; discount_price?: string },
+  current?: CurrentPrices,
   opts: RuleOptions = {},
 ): RuleViolation[] {
   const parsed = PatchProductRequest.safeParse(body);
@@ -202,7 +244,16 @@ export function checkProductPatch(
       ),
     );
   }
-  const priceKnown = b.price_amount ?? current?.price_amount;
-  out.push(...checkPrices({ ...b, price_amount: priceKnown }, opts));
+  out.push(
+    ...checkPrices(
+      {
+        price_amount: b.price_amount ?? current?.price_amount,
+        discount_price: b.discount_price ?? current?.discount_price,
+        auto_send_offer_price: b.auto_send_offer_price ?? current?.auto_send_offer_price,
+        auto_negotiate_offer_price: b.auto_negotiate_offer_price ?? current?.auto_negotiate_offer_price,
+      },
+      opts,
+    ),
+  );
   return out;
 }

@@ -21,11 +21,17 @@ export function violation(field: string, rule: string, code: ErrorCode, message:
   return { field, rule, code, message };
 }
 
-/** Codes the spec gives to particular schema limits; every other schema failure is a 400 bad-request. */
+/**
+ * Codes the spec gives to particular schema limits. SPEC GAP: every other schema failure (missing field,
+ * wrong type, malformed money) is 400 `bad-request` — the spec's 400 is "body could not be parsed" and the
+ * public reference answers 400 `bad-request` for malformed bodies; 422 is kept for the business rules.
+ */
 function codeForIssue(field: string, issue: z.core.$ZodIssue): ErrorCode {
   if (field === 'pictures' && issue.code === 'too_big') return 'too_many_pictures';
   if (field === 'department') return 'invalid_department';
   if (field === 'sku' && issue.code === 'too_big') return 'validation';
+  // SPEC GAP (brand): an empty brand_name names no brand → invalid_brand (see rules/products.ts).
+  if (field === 'brand_name' && issue.code === 'too_small') return 'invalid_brand';
   return 'bad-request';
 }
 

@@ -1,0 +1,137 @@
+// Product events: v1:product.updated on every change (create, PUT, PATCH, delete, mark-as-sold), none
+// for no-ops; v1:product.like / unlike with the slug from the staging like endpoints and the domain.
+import {
+  ProductLikeData,
+  ProductStatus,
+  ProductUpdatedData,
+  WebhookEvent,
+} from '@selling-kit/api-client/core';
+import { startTestShop, type TestShop } from '../helpers.ts';
+import { likeProduct, unlikeProduct } from '../../src/domain/products.ts';
+import { createProduct, putBody, secondShop } from './fixtures.ts';
+
+let shop: TestShop;
+beforeEach(async () => {
+  shop = await startTestShop();
+});
+afterEach(() => shop.sim.close());
+
+/** The events emitted since `from`, as [type, data]. */
+const eventsSince = (from: number) =>
+  shop.sim.webhooks.events.slice(from).map((e) => ({ type: e.eventType, seller: e.sellerId, data: e.data }));
+
+describe('v1:product.updated', () => {
+  it('fires on create, PUT, PATCH, mark-as-sold and delete with keys, status and changed fields', async () => {
+    const start = shop.sim.webhooks.events.length;
+    const { product_id, slug } = await createProduct(shop);
+    await shop.call('PUT', '/api/v1/products/by-sku/TEE-1/', putBody({ price_amount: '25.00' }));
+    await shop.call('PATCH', `/api/v1/products/by-product-id/${product_id}/`, { quantity: 2 });
+    await shop.call('POST', `/api/v1/products/by-slug/${slug}/mark-as-sold/`);
+    await shop.call('DELETE', '/api/v1/products/by-sku/TEE-1/');
+    const events = eventsSince(start);
+    expect(events.map((e) => e.type)).toEqual(Array(5).fill('v1:product.updated'));
+    for (const e of events) {
+      const data = ProductUpdatedData.parse(e.data);
+      expect(data).toMatchObject({ seller_id: shop.seller.id, product_id, slug, sku: 'TEE-1' });
+      expect(ProductStatus.options).toContain(data.status);
+      expect(e.seller).toBe(shop.seller.id);
+    }
+    expect(events.map((e) => [e.data.status, e.data.changed_fields])).toEqual([
+      ['STATUS_ONSALE', ['created']],
+      ['STATUS_ONSALE', ['price_amount']],
+      ['STATUS_ONSALE', ['quantity']],
+      ['STATUS_MARKED_AS_SOLD', ['status']],
+      ['STATUS_DELETED_MARKED_AS_SOLD', ['status']],
+    ]);
+  });
+
+  it('the event envelope parses with the core WebhookEvent schema', async () => {
+    await createProduct(shop);
+    const e = shop.sim.webhooks.events.at(-1)!;
+    const envelope = WebhookEvent.parse({
+      id: e.id,
+      event_type: e.eventType,
+      created_at: e.createdAt,
+      data: e.data,
+    });
+    expect(envelope.event_type).toBe('v1:product.updated');
+  });
+
+  it('no event for no-ops: mark-as-sold of a sold product, delete of a removed one, an unchanged PATCH or PUT', async () => {
+    await createProduct(shop);
+    await shop.call('PATCH', '/api/v1/products/by-sku/TEE-1/', { price_amount: '20.00' });
+    await shop.call('PUT', '/api/v1/products/by-sku/TEE-1/', putBody());
+    const afterNoChange = shop.sim.webhooks.events.length;
+    expect(afterNoChange).toBe(1); // only the create
+    await shop.call('POST', '/api/v1/products/by-sku/TEE-1/mark-as-sold/');
+    const sold = shop.sim.webhooks.events.length;
+    expect((await shop.call('POST', '/api/v1/products/by-sku/TEE-1/mark-as-sold/')).status).toBe(200);
+    expect(shop.sim.webhooks.events.length).toBe(sold);
+    await shop.call('DELETE', '/api/v1/products/by-sku/TEE-1/');
+    const removed = shop.sim.webhooks.events.length;
+    expect((await shop.call('DELETE', '/api/v1/products/by-sku/TEE-1/')).status).toBe(200);
+    expect(shop.sim.webhooks.events.length).toBe(removed);
+  });
+
+  it('a failed write emits nothing', async () => {
+    await createProduct(shop);
+    const before = shop.sim.webhooks.events.length;
+    expect(
+      (await shop.call('PATCH', '/api/v1/products/by-sku/TEE-1/', { discount_price: '99.00' })).status,
+    ).toBe(422);
+    expect((await shop.call('PUT', '/api/v1/products/by-sku/TEE-1/', putBody({ size_id: 20 }))).status).toBe(
+      422,
+    );
+    expect(shop.sim.webhooks.events.length).toBe(before);
+  });
+});
+
+describe('v1:product.like and v1:product.unlike', () => {
+  it('staging like by SKU and by product ID fires v1:product.like with the slug and the liker', async () => {
+    const { product_id, slug } = await createProduct(shop);
+    const start = shop.sim.webhooks.events.length;
+    expect((await shop.call('POST', '/api/v1/products/by-sku/TEE-1/like/?liker_id=501')).status).toBe(200);
+    expect((await shop.call('POST', `/api/v1/products/by-product-id/${product_id}/like/`)).status).toBe(200);
+    const likes = eventsSince(start);
+    expect(likes.map((e) => e.type)).toEqual(['v1:product.like', 'v1:product.like']);
+    expect(ProductLikeData.parse(likes[0]!.data)).toEqual({
+      seller_id: shop.seller.id,
+      product_id,
+      sku: 'TEE-1',
+      slug,
+      liker_id: 501,
+    });
+    expect(likes[1]!.data.liker_id).toEqual(expect.any(Number));
+    expect(shop.seller.products.get(product_id)!.likes.size).toBe(2);
+  });
+
+  it('staging like: bad liker_id → 400; unknown product → 404', async () => {
+    await createProduct(shop);
+    const bad = await shop.call('POST', '/api/v1/products/by-sku/TEE-1/like/?liker_id=abc');
+    expect([bad.status, bad.body.errors[0].code]).toEqual([400, 'bad-request']);
+    const missing = await shop.call('POST', '/api/v1/products/by-sku/NOPE/like/');
+    expect([missing.status, missing.body.errors[0].code]).toEqual([404, 'product_not_found']);
+  });
+
+  it('likeProduct / unlikeProduct fire once per change with the slug', async () => {
+    const { product_id, slug } = await createProduct(shop);
+    const start = shop.sim.webhooks.events.length;
+    const opts = { now: shop.sim.world.clock.now(), events: shop.sim.webhooks };
+    likeProduct(shop.sim.world, shop.seller, product_id, 9, opts);
+    likeProduct(shop.sim.world, shop.seller, product_id, 9, opts);
+    unlikeProduct(shop.sim.world, shop.seller, product_id, 9, opts);
+    unlikeProduct(shop.sim.world, shop.seller, product_id, 9, opts);
+    const events = eventsSince(start);
+    expect(events.map((e) => e.type)).toEqual(['v1:product.like', 'v1:product.unlike']);
+    expect(ProductLikeData.parse(events[1]!.data)).toMatchObject({ slug, liker_id: 9 });
+  });
+
+  it('another seller’s product cannot be liked through the staging endpoint (404)', async () => {
+    const { product_id } = await createProduct(shop);
+    const other = secondShop(shop);
+    const res = await shop.call('POST', `/api/v1/products/by-product-id/${product_id}/like/`, undefined, {
+      token: other.key,
+    });
+    expect([res.status, res.body.errors[0].code]).toEqual([404, 'product_not_found']);
+  });
+});
