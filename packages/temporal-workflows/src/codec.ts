@@ -7,7 +7,10 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Payload, PayloadCodec } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
+// CommonJS: a default import works both under Node's ESM loader and under jest.
+import proto from '@temporalio/proto';
+
+const { temporal } = proto;
 
 const ENCODING = 'binary/encrypted';
 const KEY_ID_FIELD = 'encryption-key-id';

@@ -5,3 +5,6 @@ export * from './codec.ts';
 export * from './codec-server.ts';
 export * from './schedules.ts';
 export * from './search-attributes.ts';
+export * from './token-store.ts';
+export { DEFAULT_ALLOWANCES } from './workflows/pacing.ts';
+export type { Credential, CredentialStore, SellerTokens, TokenStore } from './activities/index.ts';

@@ -2,14 +2,15 @@
 // `SellingKitShop = "1001" AND SellingKitOperation = "create"`. A server must know them first:
 // `temporal server start-dev --search-attribute SellingKitShop=Keyword …` (SEARCH_ATTRIBUTE_FLAGS), or
 // `temporal operator search-attribute create --name SellingKitShop --type Keyword` on a real cluster.
-import { defineSearchAttributeKey, SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
+// Plain data (no runtime import), so workflow code uses it too (children of many-shop jobs).
+import type { defineSearchAttributeKey, SearchAttributePair } from '@temporalio/common';
 
-export const SHOP_ATTRIBUTE = defineSearchAttributeKey('SellingKitShop', SearchAttributeType.KEYWORD);
-export const JOB_ATTRIBUTE = defineSearchAttributeKey('SellingKitJobId', SearchAttributeType.KEYWORD);
-export const OPERATION_ATTRIBUTE = defineSearchAttributeKey(
-  'SellingKitOperation',
-  SearchAttributeType.KEYWORD,
-);
+type KeywordKey = ReturnType<typeof defineSearchAttributeKey<'KEYWORD'>>;
+const keyword = (name: string): KeywordKey => ({ name, type: 'KEYWORD' });
+
+export const SHOP_ATTRIBUTE = keyword('SellingKitShop');
+export const JOB_ATTRIBUTE = keyword('SellingKitJobId');
+export const OPERATION_ATTRIBUTE = keyword('SellingKitOperation');
 
 /** Flags for `temporal server start-dev` that register the attributes. */
 export const SEARCH_ATTRIBUTE_FLAGS = [SHOP_ATTRIBUTE, JOB_ATTRIBUTE, OPERATION_ATTRIBUTE].flatMap((k) => [

@@ -1,9 +1,20 @@
 // Types shared by workflows (which may import nothing but @temporalio/workflow and types) and activities.
-export type BulkOperation = 'create' | 'upsert';
+// Types only: no runtime code here.
+
+/**
+ * create: POST (verify-then-retry after unknown outcomes). upsert: PUT by SKU (creates or replaces).
+ * update: full update (PUT) by product_id, slug or sku. patch: PATCH by key. delete: DELETE by key.
+ * mark_as_sold: a sale elsewhere, by key.
+ */
+export type BulkOperation = 'create' | 'upsert' | 'update' | 'patch' | 'delete' | 'mark_as_sold';
 export type FeedFormat = 'csv' | 'json' | 'ndjson';
+export type RateGroup = 'create_update' | 'general';
 
 export interface FeedRef {
-  /** A file path readable by the worker. Items never travel whole in one payload: chunks are read by offset. */
+  /**
+   * A file path readable by the worker, or an http(s) URL. Items never travel whole in one payload:
+   * chunks are read by offset.
+   */
   path: string;
   format: FeedFormat;
 }
@@ -13,37 +24,80 @@ export interface Allowance {
   windowMs: number;
 }
 
-export interface BulkJobInput {
-  /** Names the report file; omitted by schedules, whose runs are then named by their workflow id. */
-  jobId?: string;
-  /** The shop and the NAME of its credential in the worker's store: the key itself never enters history. */
-  shop: { shopId: string; credentialRef: string };
-  feed: FeedRef;
-  operation: BulkOperation;
-  /** Directory the per-item report (NDJSON) is written to, by the worker. */
-  reportDir: string;
-  /** The shop's create/full-update allowance (default: the spec's 200 per 10 s). */
+/**
+ * A shop and how its worker-side credential is named. `credentialRef` names an API key in the worker's
+ * credential store (direct partners), or, with `auth: 'oauth'`, a seller's tokens in the worker's token
+ * store (cross-listers). The secret itself never enters history.
+ */
+export interface ShopRef {
+  shopId: string;
+  credentialRef: string;
+  auth?: 'api_key' | 'oauth';
+}
+
+export interface BulkJobOptions {
+  /** The shop's allowance for the operation's rate group (default: the spec's; see DEFAULT_ALLOWANCES). */
   allowance?: Allowance;
   /**
    * Share the shop's allowance with its other jobs through the shop's lane (default true): two jobs
    * for one shop then never together exceed it.
    */
   shareShopAllowance?: boolean;
+  /** Slots per window of the pacing ring (default 20). */
+  slotsPerWindow?: number;
   /** Items read per feed chunk (default 200). */
   chunkSize?: number;
   /** Real milliseconds between verification rounds after an unknown outcome (default 1 000, 2 000, 4 000). */
   verifyDelaysMs?: number[];
-  /** Continue-as-new after this many windows (default 500, or when the server suggests it). */
+  /** Continue-as-new after this many windows (default 400, or when the server suggests it). */
   windowsPerRun?: number;
+  /** How long before a slot opens its batch is scheduled (default min(300 ms, window / 4)). */
+  leadMs?: number;
+  /** Shorter waits are left to the activity instead of a timer (default 1 000 ms; see bulk-listing.ts). */
+  minTimerMs?: number;
+  /**
+   * The app-wide budget of a cross-lister (OAuth) application, shared by every job of the app
+   * (default the spec's 30,000 per minute). Only used for `auth: 'oauth'` shops.
+   */
+  appBudget?: { appId: string; allowance?: Allowance; headroom?: number; leaseMs?: number };
 }
 
-/** An item of the feed, ready to send: its line in the feed and its SKU (used to verify). */
+export interface BulkJobInput extends BulkJobOptions {
+  /** Names the report file; omitted by schedules, whose runs are then named by their workflow id. */
+  jobId?: string;
+  shop: ShopRef;
+  feed: FeedRef;
+  operation: BulkOperation;
+  /** Directory the per-item report (NDJSON) is written to, by the worker. */
+  reportDir: string;
+}
+
+/** One job over many shops: a child job per shop, each with its own allowance. */
+export interface MultiShopJobInput extends BulkJobOptions {
+  jobId: string;
+  /** Each shop lists its own feed, or the job's `feed`. */
+  shops: (ShopRef & { feed?: FeedRef })[];
+  feed?: FeedRef;
+  operation: BulkOperation;
+  reportDir: string;
+  /** Shops running at once (default 100). */
+  maxConcurrentShops?: number;
+}
+
+export type ItemRef = { sku: string } | { productId: number } | { slug: string };
+
+/** An item of the feed, ready to send: its line in the feed, its key and the request body. */
 export interface FeedItem {
   line: number;
-  sku: string;
+  /** The SKU when the item has one (creates must: it is how they are verified). */
+  sku: string | null;
+  ref: ItemRef;
   body: Record<string, unknown>;
-  /** Set when this item's earlier create had an unknown outcome and was confirmed absent. */
-  recreate?: boolean;
+  /**
+   * Sent before with an unknown outcome (confirmed absent, or cut off by a crash): an "already exists"
+   * (create), "not found" (delete) or "not on sale" (mark-as-sold) then means the earlier send landed.
+   */
+  resend?: boolean;
 }
 
 export interface FeedChunk {
@@ -57,13 +111,29 @@ export interface FeedChunk {
 }
 
 export type SendOutcome =
-  | { line: number; sku: string; status: 'ok'; productId: number; slug: string }
-  | { line: number; sku: string; status: 'failed'; code: string; message: string; errorId?: string }
-  | { line: number; sku: string; status: 'rate_limited'; retryAfterMs: number }
+  | { line: number; status: 'ok'; productId?: number; slug?: string }
+  | { line: number; status: 'failed'; code: string; message: string; errorId?: string; httpStatus?: number }
+  | { line: number; status: 'rate_limited'; retryAfterMs: number }
   /** 504 or a timeout on a create: it may or may not have happened. */
-  | { line: number; sku: string; status: 'unknown' }
-  /** 5xx or a network failure before sending: safe to send again. */
-  | { line: number; sku: string; status: 'retry' };
+  | { line: number; status: 'unknown' }
+  /** 5xx, a network failure, or not sent at all: safe to send again. */
+  | { line: number; status: 'retry'; reason: string }
+  /** The seller must authorise the application again (OAuth). */
+  | { line: number; status: 'reauthorization_required'; message: string };
+
+export interface SlotBatch {
+  slot: number;
+  notBefore: number;
+  items: FeedItem[];
+}
+
+export interface BatchResult {
+  outcomes: SendOutcome[];
+  /** When each slot's last answer arrived (null: not used). */
+  slots: { slot: number; lastAt: number | null }[];
+  /** The longest Retry-After among the batch's 429s. */
+  retryAfterMs?: number;
+}
 
 export interface ItemResult {
   line: number;
@@ -78,24 +148,43 @@ export interface ItemResult {
   rule?: string;
 }
 
+export type JobState = 'queued' | 'running' | 'paused' | 'cancelling' | 'finished' | 'cancelled' | 'failed';
+
 export interface BulkProgress {
   jobId: string;
-  state: 'running' | 'paused' | 'cancelling' | 'finished' | 'cancelled';
+  state: JobState;
+  /** Why the job is paused or failed (e.g. "reauthorization required"). */
+  reason?: string;
   total: number;
   done: number;
   failed: number;
   pending: number;
-  /** Requests allowed in the current window. */
+  /** Requests per window the shop's ring hands out now. */
   currentRate: number;
   windowMs: number;
   rateLimited: number;
   verified: number;
   etaMs: number;
   runs: number;
+  /** Many-shop jobs: the progress of each shop. */
+  shops?: Record<string, BulkProgress>;
+}
+
+export interface SaleInput {
+  shop: ShopRef;
+  ref: ItemRef;
+}
+
+export interface SaleResult {
+  status: 'sold' | 'already_sold' | 'failed';
+  code?: string;
+  message?: string;
+  errorId?: string;
+  attempts: number;
 }
 
 export interface ReconcileInput {
-  shop: { shopId: string; credentialRef: string };
+  shop: ShopRef;
   /** How far back to look, hours (default 24: a daily schedule). */
   lookbackHours?: number;
   reportDir: string;

@@ -1,6 +1,12 @@
 // The worker: workflow code bundled from ./workflows, activities with their dependencies injected.
 import { fileURLToPath } from 'node:url';
-import { NativeConnection, Worker, type WorkerOptions as TemporalWorkerOptions } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  DefaultLogger,
+  NativeConnection,
+  Worker,
+  type WorkerOptions as TemporalWorkerOptions,
+} from '@temporalio/worker';
 import type { PayloadCodec } from '@temporalio/common';
 import { Client, Connection } from '@temporalio/client';
 import { createActivities, type ActivityDeps } from './activities/index.ts';
@@ -27,6 +33,15 @@ export const workflowCode: Pick<TemporalWorkerOptions, 'workflowsPath' | 'bundle
   },
 };
 
+let bundle: ReturnType<typeof bundleWorkflowCode> | undefined;
+/** The workflow code, bundled once per process and shared by every worker it creates. */
+export const workflowBundle = () =>
+  (bundle ??= bundleWorkflowCode({
+    workflowsPath: workflowCode.workflowsPath!,
+    webpackConfigHook: workflowCode.bundlerOptions?.webpackConfigHook,
+    logger: new DefaultLogger('WARN'),
+  }));
+
 export async function createWorker(
   options: WorkerOptions,
 ): Promise<{ worker: Worker; connection: NativeConnection; close(): Promise<void> }> {
@@ -36,15 +51,17 @@ export async function createWorker(
   const clientConnection = await Connection.connect({ address: options.address });
   const dataConverter = options.codec ? { payloadCodecs: [options.codec] } : undefined;
   const temporal = new Client({ connection: clientConnection, namespace: options.namespace, dataConverter });
+  const closers: (() => Promise<void>)[] = [];
   const worker = await Worker.create({
     connection,
     namespace: options.namespace ?? 'default',
     taskQueue,
-    ...workflowCode,
-    activities: createActivities({ temporal, taskQueue, ...options }),
+    workflowBundle: await workflowBundle(),
+    activities: createActivities({ temporal, taskQueue, ...options, closers }),
     ...(dataConverter ? { dataConverter } : {}),
   });
   const close = async () => {
+    for (const c of closers) await c();
     await clientConnection.close();
     await connection.close();
   };

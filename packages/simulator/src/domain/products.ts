@@ -287,10 +287,11 @@ export async function updateListing(
       `product ${record.productId} has been banned and cannot be modified`,
     );
   if (record.state === 'removed') {
-    // SPEC GAP: a removed product's SKU stays reserved; a full update of it is refused.
+    // SPEC GAP: a removed product's SKU stays reserved and a full update of it (by SKU, product ID or
+    // slug) is refused with the spec's product_not_on_sale ("it may be sold or removed"), not revived.
     throw apiError(
       'product_not_on_sale',
-      `product ${record.productId} was deleted; its SKU stays reserved and it cannot be updated`,
+      `product ${record.productId} was deleted (removed), so it is not on sale and cannot be updated; its SKU stays reserved`,
     );
   }
   const { brand } = await validateWrite('put', seller, config, body, opts.principal);
@@ -437,7 +438,11 @@ export function deleteListing(
   return true;
 }
 
-/** Mark-as-sold: selling → sold; a no-op success in any other state but banned (public reference). */
+/**
+ * Mark-as-sold: selling → sold; a no-op success in any other state but banned (public reference: "no-op
+ * success if not in a selling state"). SPEC GAP: that includes a removed product (200, stays removed);
+ * only a key that never existed answers 404.
+ */
 export function markListingSold(record: ProductRecord, now: number): boolean {
   requireNotBanned(record);
   if (record.state !== 'selling') return false;
@@ -447,12 +452,34 @@ export function markListingSold(record: ProductRecord, now: number): boolean {
 }
 
 /**
- * A product by SKU, product id or slug, for this seller only. Removed products and listings still in
- * their read-after-create delay answer 404 product_not_found, as the spec warns.
+ * A product by SKU, product id or slug, for this seller only, for reads. Removed products and listings
+ * still in their read-after-create delay answer 404 product_not_found, as the spec warns.
  */
 export function findProduct(seller: SellerState, key: ProductKey, value: string, now: number): ProductRecord {
   const record = findAnyProduct(seller, key, value);
   if (!record || record.state === 'removed' || record.visibleAt > now) {
+    throw apiError(
+      'product_not_found',
+      `no product with ${key === 'product_id' ? 'product ID' : key} "${value}" for this seller`,
+    );
+  }
+  return record;
+}
+
+/**
+ * A product for a change (PUT by product ID or slug, PATCH, mark-as-sold, offers, staging purchase): as
+ * findProduct, but a removed product is returned too, so the operation answers what the spec names for it:
+ * 422 product_not_on_sale ("operation needs an on-sale product (it may be sold or removed)"), or the
+ * no-op success of mark-as-sold. Only GET (and the list) hide removed products behind a 404.
+ */
+export function findProductForChange(
+  seller: SellerState,
+  key: ProductKey,
+  value: string,
+  now: number,
+): ProductRecord {
+  const record = findAnyProduct(seller, key, value);
+  if (!record || record.visibleAt > now) {
     throw apiError(
       'product_not_found',
       `no product with ${key === 'product_id' ? 'product ID' : key} "${value}" for this seller`,

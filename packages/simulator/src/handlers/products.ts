@@ -14,6 +14,7 @@ import {
   deleteListing,
   findAnyProduct,
   findProduct,
+  findProductForChange,
   likeProduct,
   markListingSold,
   patchListing,
@@ -72,7 +73,9 @@ function update(key: ProductKey): Handler {
       return created(ctx, record, ['created']);
     }
     const record =
-      key === 'sku' ? findAnyProduct(ctx.seller, key, value)! : findProduct(ctx.seller, key, value, ctx.now);
+      key === 'sku'
+        ? findAnyProduct(ctx.seller, key, value)!
+        : findProductForChange(ctx.seller, key, value, ctx.now);
     const changed = await updateListing(ctx.config, ctx.seller, record, ctx.body as Record<string, unknown>, {
       now: ctx.now,
       principal: ctx.principal,
@@ -101,7 +104,7 @@ function byKey(key: ProductKey): Record<string, Handler> {
     }),
     [`products.update${s}`]: update(key),
     [`products.patch${s}`]: (ctx) => {
-      const record = findProduct(ctx.seller, key, keyParam(ctx.params, key), ctx.now);
+      const record = findProductForChange(ctx.seller, key, keyParam(ctx.params, key), ctx.now);
       emitChange(
         ctx,
         record,
@@ -123,7 +126,7 @@ function byKey(key: ProductKey): Record<string, Handler> {
       return {};
     },
     [`products.markAsSold${s}`]: (ctx) => {
-      const record = findProduct(ctx.seller, key, keyParam(ctx.params, key), ctx.now);
+      const record = findProductForChange(ctx.seller, key, keyParam(ctx.params, key), ctx.now);
       if (markListingSold(record, ctx.now)) emitChange(ctx, record, ['status']);
       return {};
     },
@@ -134,7 +137,9 @@ function stagingByKey(key: ProductKey): Record<string, Handler> {
   const s = KEY_SUFFIX[key];
   return {
     [`products.simulatePurchase${s}`]: (ctx) => {
-      const record = findProduct(ctx.seller, key, keyParam(ctx.params, key), ctx.now);
+      const record = findProductForChange(ctx.seller, key, keyParam(ctx.params, key), ctx.now);
+      if (record.state === 'removed')
+        throw apiError('product_not_on_sale', `product ${record.productId} is not on sale (it is removed)`);
       createOrder(ctx.world, ctx.seller, [record.productId], {
         now: ctx.now,
         buyerId: DEFAULT_TEST_BUYER_ID,

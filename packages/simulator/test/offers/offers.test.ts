@@ -118,7 +118,7 @@ describe('manual offers: lifetime, interest, sizes and access', () => {
     expect(codeOf(await submit(offer({ offer_value: 18.505 }), path))).toBe('validation-error');
     expect((await submit(offer({ offer_value: 18.5 }), path)).status).toBe(200);
   });
-  it('removed or another seller’s product → 404; a token without offers_write → 403 naming it', async () => {
+  it('another seller’s product → 404; a removed one → product_not_on_sale; without offers_write → 403 naming it', async () => {
     const { oauthToken, secondShop } = await import('../products/fixtures.ts');
     const other = secondShop(shop);
     const foreign = await shop.call('POST', path, offer(), { token: other.key });
@@ -131,7 +131,9 @@ describe('manual offers: lifetime, interest, sizes and access', () => {
       (await shop.call('POST', path, offer(), { token: oauthToken(shop, ['offers_write']) })).status,
     ).toBe(200);
     await shop.call('DELETE', '/api/v1/products/by-sku/TEE-1/');
-    expect(codeOf(await submit(offer()))).toBe('product_not_found');
+    const removed = await submit(offer());
+    expect([removed.status, codeOf(removed)]).toEqual([422, 'product_not_on_sale']);
+    expect(removed.body.errors[0].message).toMatch(/removed/);
   });
   it('a sold product → product_not_on_sale (checked before the offer body)', async () => {
     await shop.call('PATCH', '/api/v1/products/by-sku/TEE-1/', { quantity: 0 });

@@ -285,7 +285,7 @@ describe('keys, ids and slugs', () => {
       (await shop.call('PUT', `/api/v1/products/by-slug/${res.body.slug}/`, putBody())).body.sku,
     ).toBeNull();
   });
-  it('PUT by an unknown slug → 404; PATCH, mark-as-sold and PUT of a removed product → 404', async () => {
+  it('PUT by an unknown slug → 404; a removed product: GET 404, PATCH / PUT / purchase product_not_on_sale, mark-as-sold a no-op', async () => {
     await expectError(
       shop.call('PUT', '/api/v1/products/by-slug/no-such-slug-1/', putBody()),
       404,
@@ -294,22 +294,33 @@ describe('keys, ids and slugs', () => {
     const { product_id, slug } = await createProduct(shop);
     await shop.call('DELETE', `/api/v1/products/by-product-id/${product_id}/`);
     expect((await get(`/api/v1/products/by-slug/${slug}/`)).status).toBe(404);
+    expect((await get(`/api/v1/products/by-product-id/${product_id}/`)).status).toBe(404);
     await expectError(
       shop.call('PATCH', `/api/v1/products/by-slug/${slug}/`, { quantity: 2 }),
-      404,
-      'product_not_found',
-    );
-    await expectError(
-      shop.call('POST', `/api/v1/products/by-product-id/${product_id}/mark-as-sold/`),
-      404,
-      'product_not_found',
+      422,
+      'product_not_on_sale',
     );
     await expectError(
       shop.call('PUT', `/api/v1/products/by-product-id/${product_id}/`, putBody()),
-      404,
-      'product_not_found',
+      422,
+      'product_not_on_sale',
     );
-    expect(shop.seller.products.get(product_id)!.state).toBe('removed');
+    await expectError(
+      shop.call('PUT', `/api/v1/products/by-slug/${slug}/`, putBody()),
+      422,
+      'product_not_on_sale',
+    );
+    await expectError(
+      shop.call('POST', `/api/v1/products/by-product-id/${product_id}/purchase/`),
+      422,
+      'product_not_on_sale',
+    );
+    const marked = await shop.call('POST', `/api/v1/products/by-product-id/${product_id}/mark-as-sold/`);
+    expect(marked.status).toBe(200);
+    const record = shop.seller.products.get(product_id)!;
+    expect(record.state).toBe('removed');
+    expect(record.quantity).toBe(1);
+    expect(shop.seller.orders.size).toBe(0);
   });
   it('another seller’s product: PUT by product ID, PATCH, DELETE and mark-as-sold leave it untouched', async () => {
     const { product_id } = await createProduct(shop);

@@ -5,6 +5,9 @@
 // and an expiry.
 import {
   ActivityFailure,
+  allHandlersFinished,
+  continueAsNew,
+  workflowInfo,
   ApplicationFailure,
   condition,
   defineQuery,
@@ -35,6 +38,8 @@ export interface SellerAuthState {
 export const authStateQuery = defineQuery<SellerAuthState>('authState');
 /** On-demand refresh after a 401: `seenVersion` is the token version the caller was using. */
 export const refreshUpdate = defineUpdate<SellerAuthState, [{ seenVersion: number }]>('refresh');
+/** The seller authorised the app again and the new tokens are in the store: back to active. */
+export const reconnectUpdate = defineUpdate<SellerAuthState>('reconnect');
 
 const { refreshSellerTokens, describeSellerTokens } = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '1 minute',
@@ -48,10 +53,14 @@ const { refreshSellerTokens, describeSellerTokens } = proxyActivities<ReturnType
 
 export const sellerAuthWorkflowId = (sellerId: string) => `auth:${sellerId}`;
 
-export async function sellerAuthWorkflow(input: SellerAuthInput): Promise<SellerAuthState> {
+export async function sellerAuthWorkflow(
+  input: SellerAuthInput,
+  carry?: { refreshes: number },
+): Promise<SellerAuthState> {
   const ahead = input.refreshAheadMs ?? 5 * 60_000;
   // Handlers first: queries and updates may arrive before the first activity completes.
-  const s: SellerAuthState = { state: 'active', version: 0, expiresAt: 0, refreshes: 0 };
+  const s: SellerAuthState = { state: 'active', version: 0, expiresAt: 0, refreshes: carry?.refreshes ?? 0 };
+  let handled = 0;
   let ready = false;
   let inFlight: Promise<void> | undefined;
   let failedAt: number | undefined;
@@ -60,7 +69,7 @@ export async function sellerAuthWorkflow(input: SellerAuthInput): Promise<Seller
   const refresh = (): Promise<void> => {
     inFlight ??= (async () => {
       try {
-        const next = await refreshSellerTokens(input.tokenRef);
+        const next = await refreshSellerTokens(input.tokenRef, s.version + 1);
         s.version++;
         s.refreshes++;
         s.expiresAt = next.expiresAt;
@@ -79,36 +88,59 @@ export async function sellerAuthWorkflow(input: SellerAuthInput): Promise<Seller
 
   setHandler(authStateQuery, () => ({ ...s }));
   setHandler(refreshUpdate, async ({ seenVersion }) => {
+    handled++;
     await condition(() => ready);
     if (s.state === 'active' && seenVersion >= s.version) await refresh();
     else if (inFlight) await inFlight;
     return { ...s };
   });
 
-  try {
-    s.expiresAt = (await describeSellerTokens(input.tokenRef)).expiresAt;
-  } catch (error) {
-    s.state = 'reauthorization_required';
-    s.reason = ((error instanceof ActivityFailure ? error.cause : error) as Error).message;
-  }
+  /** (Re)reads the seller's tokens from the worker's store: version and expiry, never the tokens. */
+  const describe = async () => {
+    try {
+      const described = await describeSellerTokens(input.tokenRef);
+      s.expiresAt = described.expiresAt;
+      s.version = described.version;
+      s.state = 'active';
+      s.reason = undefined;
+    } catch (error) {
+      s.state = 'reauthorization_required';
+      s.reason = ((error instanceof ActivityFailure ? error.cause : error) as Error).message;
+    }
+  };
+  // The seller went through the consent page again and the app stored the new tokens.
+  setHandler(reconnectUpdate, async () => {
+    handled++;
+    await condition(() => ready && !inFlight);
+    await describe();
+    return { ...s };
+  });
+
+  await describe();
   ready = true;
 
-  while (s.state === 'active') {
-    const due = s.expiresAt - ahead - Date.now();
-    if (due > 0) {
-      const version = s.version;
-      // Wake at the due time, or earlier when an on-demand refresh already renewed the tokens.
-      await condition(() => s.version !== version || s.state !== 'active', due);
-      if (s.version !== version) continue;
+  for (;;) {
+    while (s.state === 'active') {
+      if (handled >= 500 || workflowInfo().continueAsNewSuggested) {
+        await condition(() => !inFlight);
+        await condition(allHandlersFinished);
+        return await continueAsNew<typeof sellerAuthWorkflow>(input, { refreshes: s.refreshes });
+      }
+      const due = s.expiresAt - ahead - Date.now();
+      if (due > 0) {
+        const version = s.version;
+        // Wake at the due time, or earlier when an on-demand refresh already renewed the tokens.
+        await condition(() => s.version !== version || s.state !== 'active' || handled >= 500, due);
+        if (s.version !== version || handled >= 500) continue;
+      }
+      if (s.state === 'active') await refresh();
+      if (failedAt !== undefined) {
+        failedAt = undefined;
+        await sleep('5 minutes');
+      }
     }
-    if (s.state === 'active') await refresh();
-    if (failedAt !== undefined) {
-      failedAt = undefined;
-      await sleep('5 minutes');
-    }
+    // Reauthorization required: stay visible (query; every update answers the state) and refresh
+    // nothing until the seller reconnects (reconnect update) — or give up after 30 days.
+    if (!(await condition(() => s.state === 'active', '30 days'))) return { ...s };
   }
-  // Reauthorization required: stay visible (query, updates answer the state) until the seller reconnects
-  // and a new run is started.
-  await condition(() => false, '30 days');
-  return { ...s };
 }

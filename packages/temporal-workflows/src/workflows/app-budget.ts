@@ -1,0 +1,102 @@
+// The app-wide budget of a cross-lister (OAuth) application: all requests of the app, across all its
+// sellers, share 30,000 per minute (spec). One entity workflow per app (`app-budget:<appId>`) leases
+// each active shop a share, in requests per budget window, for a short time (`leaseMs`); the shop's
+// lane caps its slots at the share. Shares are max-min fair: a shop gets what it asks for while the
+// budget lasts, and everybody is cut to budget ÷ shops when it does not. Capacity a shop gives up (a
+// smaller share, a lapsed lease) is handed out again only one budget window later, since the gateway
+// still counts what the shop sent in that window. The ledger is pure (`lease`), so it is tested alone.
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  defineQuery,
+  defineUpdate,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Allowance } from '../types.ts';
+
+export interface BudgetInput {
+  appId: string;
+  /** Default the spec's 30,000 per 60 s. */
+  allowance?: Allowance;
+  /** Kept back for requests outside bulk jobs (verifications, sales, reconciliations). Default 0.1. */
+  headroom?: number;
+  /** How long a share holds before it must be renewed (default 30 s). */
+  leaseMs?: number;
+}
+
+export interface BudgetState {
+  allowance: Allowance;
+  headroom: number;
+  leaseMs: number;
+  leases: Record<string, { perWindow: number; want: number; until: number }>;
+  /** Capacity given up recently: free again at `freeAt`. */
+  cooling: { perWindow: number; freeAt: number }[];
+}
+
+export interface Lease {
+  /** Requests this shop may send per budget window. */
+  perWindow: number;
+  /** The budget window those requests are counted in, ms. */
+  windowMs: number;
+  until: number;
+  leaseMs: number;
+}
+
+export const APP_WIDE_ALLOWANCE: Allowance = { limit: 30_000, windowMs: 60_000 };
+
+export function newBudget(input: BudgetInput): BudgetState {
+  return {
+    allowance: input.allowance ?? APP_WIDE_ALLOWANCE,
+    headroom: input.headroom ?? 0.1,
+    leaseMs: input.leaseMs ?? 30_000,
+    leases: {},
+    cooling: [],
+  };
+}
+
+/** A shop asks for `want` requests per budget window; it gets its lease (pure; mutates the state). */
+export function lease(state: BudgetState, shopId: string, want: number, now: number): Lease {
+  const W = state.allowance.windowMs;
+  for (const [id, l] of Object.entries(state.leases)) {
+    // Other shops' lapsed leases cool down; the asking shop's own traffic is its own lease's business.
+    if (l.until <= now && id !== shopId) {
+      delete state.leases[id];
+      state.cooling.push({ perWindow: l.perWindow, freeAt: l.until + W });
+    }
+  }
+  state.cooling = state.cooling.filter((c) => c.freeAt > now);
+  const budget = Math.floor(state.allowance.limit * (1 - state.headroom));
+  const mine = state.leases[shopId];
+  const others = Object.entries(state.leases).filter(([id]) => id !== shopId);
+  const committed =
+    others.reduce((n, [, l]) => n + l.perWindow, 0) + state.cooling.reduce((n, c) => n + c.perWindow, 0);
+  const fair = Math.floor(budget / (others.length + 1));
+  // Contended: some other shop holds less than it asks for and less than its fair share.
+  const contended = others.some(([, l]) => l.perWindow < Math.min(l.want, fair));
+  let grant = Math.max(0, Math.min(want, budget - committed));
+  if (contended) grant = Math.min(grant, fair);
+  grant = Math.floor(grant);
+  if (mine && grant < mine.perWindow)
+    state.cooling.push({ perWindow: mine.perWindow - grant, freeAt: now + W });
+  state.leases[shopId] = { perWindow: grant, want, until: now + state.leaseMs };
+  return { perWindow: grant, windowMs: W, until: now + state.leaseMs, leaseMs: state.leaseMs };
+}
+
+export const leaseUpdate = defineUpdate<Lease, [{ shopId: string; want: number }]>('lease');
+export const budgetQuery = defineQuery<BudgetState>('budget');
+export const appBudgetWorkflowId = (appId: string) => `app-budget:${appId}`;
+
+export async function appBudgetWorkflow(input: BudgetInput, carry?: BudgetState): Promise<void> {
+  const state = carry ?? newBudget(input);
+  let handled = 0;
+  setHandler(budgetQuery, () => state);
+  setHandler(leaseUpdate, ({ shopId, want }) => {
+    handled++;
+    return lease(state, shopId, want, Date.now());
+  });
+  await condition(() => handled >= 500 || workflowInfo().continueAsNewSuggested);
+  await condition(allHandlersFinished);
+  await continueAsNew<typeof appBudgetWorkflow>(input, state);
+}

@@ -1,0 +1,161 @@
+// The pure planners, without Temporal: the pacing ring (per shop × group) and the app-wide budget ledger.
+import { acquire, newRing, type Ring, type SlotGrant } from '../src/workflows/pacing.ts';
+import { lease, newBudget } from '../src/workflows/app-budget.ts';
+
+/** Simulates a gateway's sliding log: the most requests any window of `windowMs` saw. */
+function maxInAnyWindow(times: number[], windowMs: number): number {
+  const t = [...times].sort((a, b) => a - b);
+  let best = 0;
+  for (let i = 0, j = 0; i < t.length; i++) {
+    while (t[i]! - t[j]! >= windowMs) j++;
+    best = Math.max(best, i - j + 1);
+  }
+  return best;
+}
+
+/** Runs jobs against a ring: each slot's requests go out at notBefore, answered `latency` ms later. */
+function drive(ring: Ring, jobs: string[], rounds: number, latency: (i: number) => number) {
+  const sent: number[] = [];
+  let now = 0;
+  const held = new Map<string, SlotGrant[]>();
+  for (let r = 0; r < rounds; r++) {
+    for (const job of jobs) {
+      const report = (held.get(job) ?? []).map((g) => {
+        const start = Math.max(g.notBefore, now - 50);
+        for (let k = 0; k < ring.slotSize; k++) sent.push(start + k);
+        return { slot: g.slot, lastAt: start + ring.slotSize + latency(sent.length) };
+      });
+      const res = acquire(ring, { jobId: job, want: ring.slots, report }, now);
+      held.set(job, res.slots);
+      now += res.slots.length ? 30 : res.waitMs;
+    }
+    now = Math.max(now, ...[...held.values()].flat().map((g) => g.notBefore));
+  }
+  return sent;
+}
+
+describe('pacing ring', () => {
+  it('cuts the allowance into slots that fill it exactly', () => {
+    expect(newRing({ limit: 200, windowMs: 10_000 })).toMatchObject({ slots: 20, slotSize: 10 });
+    expect(newRing({ limit: 5, windowMs: 500 })).toMatchObject({ slots: 5, slotSize: 1 });
+    const odd = newRing({ limit: 30, windowMs: 1000 }, { maxSlots: 20 });
+    expect(odd.slots * odd.slotSize).toBeLessThanOrEqual(30);
+  });
+
+  it('never lets any window hold more than the allowance, whatever the latency, with one or three jobs', () => {
+    for (const jobs of [['a'], ['a', 'b', 'c']]) {
+      const ring = newRing({ limit: 200, windowMs: 1000 });
+      const sent = drive(ring, jobs, 40, (i) => (i * 37) % 90);
+      expect(sent.length).toBeGreaterThan(2000);
+      expect(maxInAnyWindow(sent, 1000)).toBeLessThanOrEqual(200);
+    }
+  });
+
+  it('shares a ring fairly between jobs that ask at once', () => {
+    const ring = newRing({ limit: 200, windowMs: 1000 });
+    const a1 = acquire(ring, { jobId: 'a', want: 20, report: [] }, 0);
+    expect(a1.slots).toHaveLength(20); // alone: the whole allowance
+    expect(acquire(ring, { jobId: 'b', want: 20, report: [] }, 10).slots).toHaveLength(0); // all held by a
+    const report = a1.slots.map((g) => ({ slot: g.slot, lastAt: 100 }));
+    const a2 = acquire(ring, { jobId: 'a', want: 20, report }, 200);
+    const b2 = acquire(ring, { jobId: 'b', want: 20, report: [] }, 210);
+    expect([a2.slots.length, b2.slots.length]).toEqual([10, 10]);
+  });
+
+  it('after a 429: waits Retry-After, halves the rate, wins it back over clean windows', () => {
+    const ring = newRing({ limit: 200, windowMs: 1000 });
+    const first = acquire(ring, { jobId: 'a', want: 20, report: [] }, 0);
+    const report = first.slots.map((g) => ({ slot: g.slot, lastAt: 100 }));
+    const after = acquire(ring, { jobId: 'a', want: 20, report, retryAfterMs: 3000 }, 200);
+    expect(after.rate).toBe(100);
+    expect(Math.min(...after.slots.map((g) => g.notBefore), Number.POSITIVE_INFINITY)).toBeGreaterThanOrEqual(
+      3200,
+    );
+    let t = 3200;
+    let rate = after.rate;
+    let held = after.slots;
+    for (let i = 0; i < 12; i++) {
+      t += 1100;
+      const r = acquire(
+        ring,
+        { jobId: 'a', want: 20, report: held.map((g) => ({ slot: g.slot, lastAt: t - 50 })) },
+        t,
+      );
+      held = r.slots;
+      rate = r.rate;
+    }
+    expect(rate).toBe(200);
+  });
+
+  it('takes back the slots of a job that died (lease) and adopts a new allowance without overshooting', () => {
+    const ring = newRing({ limit: 20, windowMs: 1000 });
+    expect(acquire(ring, { jobId: 'dead', want: 20, report: [] }, 0).slots).toHaveLength(20);
+    expect(acquire(ring, { jobId: 'b', want: 20, report: [] }, 1000).slots).toHaveLength(0);
+    const later = acquire(ring, { jobId: 'b', want: 20, report: [] }, 61_000);
+    expect(later.slots.length).toBeGreaterThan(0);
+    for (const g of later.slots) expect(g.notBefore).toBeGreaterThanOrEqual(62_000);
+    const bigger = acquire(
+      ring,
+      { jobId: 'c', want: 20, report: [], allowance: { limit: 200, windowMs: 1000 } },
+      61_500,
+    );
+    expect(ring.slotSize * ring.slots).toBe(200);
+    for (const g of bigger.slots) expect(g.notBefore).toBeGreaterThanOrEqual(62_000);
+  });
+});
+
+describe('app-wide budget ledger', () => {
+  const allowance = { limit: 300, windowMs: 6000 };
+
+  it('grants what is asked while the budget lasts, then cuts every shop to a fair share', () => {
+    const b = newBudget({ appId: 'app', allowance, headroom: 0.1, leaseMs: 2000 });
+    expect(lease(b, 's1', 120, 0).perWindow).toBe(120);
+    expect(lease(b, 's2', 120, 10).perWindow).toBe(120);
+    expect(lease(b, 's3', 120, 20).perWindow).toBe(30); // 270 − 240
+    // Renewals cut s1 and s2 to the fair share; what they give up is free one budget window later.
+    expect(lease(b, 's1', 120, 1500).perWindow).toBe(90);
+    expect(lease(b, 's2', 120, 1510).perWindow).toBe(90);
+    expect(lease(b, 's3', 120, 1600).perWindow).toBe(30);
+    // At 7 600 the leases of s1 and s2 have lapsed (3 500): still counted until one window later.
+    expect(lease(b, 's3', 120, 7600).perWindow).toBe(90);
+    expect(lease(b, 's3', 120, 9600).perWindow).toBe(120);
+    // Never more than the budget, counting what cools down.
+    const total = Object.values(b.leases).reduce((n, l) => n + l.perWindow, 0);
+    expect(total).toBeLessThanOrEqual(270);
+  });
+
+  it('a lapsed lease frees its share only after one budget window', () => {
+    const b = newBudget({ appId: 'app', allowance, headroom: 0.1, leaseMs: 2000 });
+    lease(b, 's1', 270, 0);
+    expect(lease(b, 's2', 100, 2500).perWindow).toBe(0); // s1 lapsed at 2000, still counted until 8000
+    expect(lease(b, 's2', 100, 8001).perWindow).toBe(100);
+  });
+});
+
+describe('workflow code', () => {
+  it('imports only @temporalio/workflow, its own siblings and types (the worker bundles it)', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const { fileURLToPath } = await import('node:url');
+    const dir = fileURLToPath(new URL('../src/workflows/', import.meta.url));
+    const shared = ['../types.ts', '../search-attributes.ts'];
+    const bad: string[] = [];
+    const check = (file: string, text: string, typesOnly: boolean) => {
+      for (const m of text.matchAll(/^import\s+(type\s+)?[\s\S]*?from\s+'([^']+)';/gm)) {
+        const [, isType, from] = m;
+        if (isType) continue;
+        const ok = typesOnly
+          ? false
+          : from === '@temporalio/workflow' ||
+            (from!.startsWith('./') && from!.endsWith('.ts')) ||
+            shared.includes(from!);
+        if (!ok) bad.push(`${file}: ${from}`);
+      }
+    };
+    const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
+    expect(files.length).toBeGreaterThanOrEqual(8);
+    for (const f of files) check(f, readFileSync(dir + f, 'utf8'), false);
+    // The shared modules workflow code reaches may import types only.
+    for (const f of shared) check(f, readFileSync(dir + f, 'utf8'), true);
+    expect(bad).toEqual([]);
+  });
+});
