@@ -36,6 +36,9 @@ const CACHE_LIMIT = 4;
 const URL_TTL_MS = 5 * 60_000;
 const cache = new Map<string, { records: Record<string, unknown>[]; until: number }>();
 
+/** Marks a CSV row that could not be read as an item (its message says why). */
+const MALFORMED = '__malformed_row';
+
 const isUrl = (path: string) => /^https?:\/\//i.test(path);
 
 function parseFeed(text: string, format: FeedRef['format']): Record<string, unknown>[] {
@@ -50,12 +53,24 @@ function parseFeed(text: string, format: FeedRef['format']): Record<string, unkn
       .filter((l) => l.trim() !== '')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
   }
-  return (
-    parse(text, { columns: true, skip_empty_lines: true, relax_column_count: true }) as Record<
-      string,
-      string
-    >[]
-  ).map(rowToBody);
+  // Rows whose field count differs from the header are kept (with `info`) and reported as malformed
+  // items, so one bad row costs that row only; an unclosed quote makes the file unreadable instead.
+  const rows = parse(text, {
+    columns: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    info: true,
+  }) as {
+    record: Record<string, string>;
+    info: { lines: number; columns: unknown[]; error?: { record?: unknown[] } };
+  }[];
+  return rows.map(({ record, info }) =>
+    info.error
+      ? {
+          [MALFORMED]: `CSV line ${info.lines} has ${info.error.record?.length ?? '?'} fields, the header has ${info.columns.length}`,
+        }
+      : rowToBody(record),
+  );
 }
 
 /** The whole feed, parsed (cached). A feed that cannot be read or parsed fails the job, visibly. */
@@ -178,7 +193,9 @@ export async function readChunk(
     const sku = typeof raw?.sku === 'string' && raw.sku ? raw.sku : null;
     const prepared =
       raw && typeof raw === 'object'
-        ? prepare(operation, raw)
+        ? typeof raw[MALFORMED] === 'string'
+          ? [{ field: '(row)', rule: 'csv_columns', code: 'malformed_row', message: raw[MALFORMED] }]
+          : prepare(operation, raw)
         : missing('(item)', 'each feed item must be an object');
     if (Array.isArray(prepared)) {
       const first = prepared[0]!;
