@@ -8,3 +8,13 @@ export * from './search-attributes.ts';
 export * from './token-store.ts';
 export { DEFAULT_ALLOWANCES } from './workflows/pacing.ts';
 export type { Credential, CredentialStore, SellerTokens, TokenStore } from './activities/index.ts';
+export {
+  pauseUpdate,
+  resumeUpdate,
+  cancelUpdate,
+  progressQuery,
+  bulkListingWorkflow,
+  multiShopJobWorkflow,
+} from './workflows/index.ts';
+export { readChunk as readFeedChunk } from './activities/feed.ts';
+export { reportPath } from './activities/index.ts';

@@ -1,0 +1,3 @@
+export { buildProgram } from './main.ts';
+export { loadConfig, BASE_URL_PRESETS, type CliConfig } from './config.ts';
+export { EXIT, CliError } from './errors.ts';

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// selling-kit: start and watch Selling API jobs on Temporal, manage shops and sellers, run the stack.
+import { Command } from 'commander';
+import { registerAuth } from './commands/auth.ts';
+import { registerBulk } from './commands/bulk.ts';
+import { registerDev } from './commands/dev.ts';
+import { registerJobs } from './commands/jobs.ts';
+import { registerSchedules } from './commands/schedules.ts';
+import { registerShops } from './commands/shops.ts';
+import { registerSimulator } from './commands/simulator.ts';
+import { registerWorker } from './commands/worker.ts';
+
+export function buildProgram(): Command {
+  const program = new Command()
+    .name('selling-kit')
+    .description(
+      'Partner toolkit for the marketplace Selling API: bulk jobs on Temporal, shops, sellers, the local stack.',
+    )
+    .option('--json', 'machine-readable output: one JSON document on stdout')
+    .option(
+      '--home <dir>',
+      'config, credentials, token store and reports (env SELLING_KIT_HOME, default ~/.selling-kit)',
+    )
+    .option('--temporal <address>', 'Temporal frontend (env TEMPORAL_ADDRESS, default 127.0.0.1:7233)')
+    .option('--namespace <ns>', 'Temporal namespace (env TEMPORAL_NAMESPACE, default "default")')
+    .option('--task-queue <name>', 'task queue (env SELLING_KIT_TASK_QUEUE, default "selling-kit")')
+    .showHelpAfterError('(add --help for usage and examples)')
+    .exitOverride((err) => {
+      // Usage errors (unknown option, missing argument, bad choice) exit 2; --help / --version exit 0.
+      process.exit(err.exitCode === 0 ? 0 : 2);
+    });
+  registerDev(program);
+  registerBulk(program);
+  registerJobs(program);
+  registerSchedules(program);
+  registerShops(program);
+  registerAuth(program);
+  registerWorker(program);
+  registerSimulator(program);
+  program.addHelpText(
+    'after',
+    `
+Examples:
+  $ selling-kit dev                                   # the whole kit, one command
+  $ selling-kit bulk listings.csv --shop demo --op create
+  $ selling-kit jobs list --json
+  $ echo "$KEY" | selling-kit shops add my-shop --api-key-stdin --env production`,
+  );
+  return program;
+}
+
+if (import.meta.main) {
+  await buildProgram().parseAsync(process.argv);
+}

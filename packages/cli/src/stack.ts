@@ -1,0 +1,103 @@
+// The embedded stack of `selling-kit dev`: a Temporal dev server (SQLite in the data folder, reused by
+// the next run), the simulator with the demo shop, the codec endpoint for the UI, and a worker.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { Connection } from '@temporalio/client';
+import { CliError, EXIT } from './errors.ts';
+
+const SEARCH_ATTRIBUTES = ['SellingKitShop', 'SellingKitJobId', 'SellingKitOperation'];
+
+/** The Temporal CLI: TEMPORAL_CLI_PATH, the one scripts/setup.sh built, or `temporal` on PATH. */
+export function temporalBinary(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.TEMPORAL_CLI_PATH && existsSync(env.TEMPORAL_CLI_PATH)) return env.TEMPORAL_CLI_PATH;
+  const cache = env.SELLING_KIT_CACHE ?? join(homedir(), '.cache', 'selling-kit');
+  const built = existsSync(cache)
+    ? readdirSync(cache)
+        .filter((d) => d.startsWith('temporal-'))
+        .sort()
+        .map((d) => join(cache, d, 'temporal'))
+        .filter(existsSync)
+        .pop()
+    : undefined;
+  if (built) return built;
+  for (const dir of (env.PATH ?? '').split(':'))
+    if (dir && existsSync(join(dir, 'temporal'))) return join(dir, 'temporal');
+  throw new CliError(
+    'temporal_cli_missing',
+    'the Temporal CLI (dev server) is not installed',
+    EXIT.usage,
+    'run `bash scripts/setup.sh` once (it builds it into ~/.cache/selling-kit), or set TEMPORAL_CLI_PATH',
+  );
+}
+
+export async function temporalAnswers(address: string, timeoutMs = 1500): Promise<boolean> {
+  try {
+    const c = await Connection.connect({ address, connectTimeout: timeoutMs });
+    await c.close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface DevServer {
+  address: string;
+  uiUrl: string;
+  /** Undefined when an already running server is used. */
+  process?: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function startTemporalDevServer(opts: {
+  address: string;
+  uiPort: number;
+  dataDir: string;
+  codecEndpoint?: string;
+}): Promise<DevServer> {
+  const uiUrl = `http://127.0.0.1:${opts.uiPort}`;
+  if (await temporalAnswers(opts.address))
+    return { address: opts.address, uiUrl, stop: async () => undefined };
+  const [host, port] = opts.address.split(':');
+  mkdirSync(opts.dataDir, { recursive: true });
+  const log = openSync(join(opts.dataDir, 'temporal.log'), 'a');
+  const child = spawn(
+    temporalBinary(),
+    [
+      'server',
+      'start-dev',
+      ...['--db-filename', join(opts.dataDir, 'temporal.db')],
+      ...['--ip', host ?? '127.0.0.1', '--port', port ?? '7233', '--ui-port', String(opts.uiPort)],
+      ...(opts.codecEndpoint ? ['--ui-codec-endpoint', opts.codecEndpoint] : []),
+      ...['--log-level', 'warn'],
+      ...SEARCH_ATTRIBUTES.flatMap((n) => ['--search-attribute', `${n}=Keyword`]),
+    ],
+    { stdio: ['ignore', log, log], detached: false },
+  );
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const deadline = Date.now() + 90_000;
+  while (!(await temporalAnswers(opts.address))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new CliError(
+        'temporal_start_failed',
+        `the Temporal dev server did not start on ${opts.address} (see ${join(opts.dataDir, 'temporal.log')})`,
+        EXIT.temporalUnreachable,
+      );
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return {
+    address: opts.address,
+    uiUrl,
+    process: child,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,67 @@
+// The worker-side secrets the CLI manages: shops' API keys (credentials.json, mode 0600, the format the
+// worker reads) and connected sellers' OAuth tokens (the sealed token store). Shown only masked.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { dirname } from 'node:path';
+import { createFileTokenStore, loadCodecKey, type Credential } from '@selling-kit/temporal-workflows';
+import type { CliConfig } from './config.ts';
+import { CliError, EXIT } from './errors.ts';
+
+export interface ShopCredential extends Credential {
+  addedAt?: string;
+}
+
+/** `pak_live_1234abcd` → `pak_…abcd`: enough to tell keys apart, never enough to use one. */
+export function mask(secret: string): string {
+  const prefix = /^[a-z]{2,4}_/.exec(secret)?.[0] ?? '';
+  return secret.length <= prefix.length + 8 ? `${prefix}…` : `${prefix}…${secret.slice(-4)}`;
+}
+
+export function readShops(config: CliConfig): Record<string, ShopCredential> {
+  if (!existsSync(config.credentialsFile)) return {};
+  try {
+    return JSON.parse(readFileSync(config.credentialsFile, 'utf8')) as Record<string, ShopCredential>;
+  } catch (e) {
+    // The message names the file, never its content.
+    throw new CliError(
+      'bad_credentials_file',
+      `${config.credentialsFile} is not valid JSON (${(e as SyntaxError).name})`,
+      EXIT.usage,
+    );
+  }
+}
+
+export async function saveShop(config: CliConfig, shopId: string, credential: ShopCredential): Promise<void> {
+  const shops = { ...readShops(config), [shopId]: credential };
+  mkdirSync(dirname(config.credentialsFile), { recursive: true });
+  const tmp = `${config.credentialsFile}.${randomBytes(4).toString('hex')}.tmp`;
+  await writeFile(tmp, JSON.stringify(shops, null, 2) + '\n', { mode: 0o600 });
+  await rename(tmp, config.credentialsFile);
+}
+
+export const codecKey = (config: CliConfig) => loadCodecKey(config.keyFile);
+
+export const tokenStore = (config: CliConfig) =>
+  createFileTokenStore(config.tokenStoreFile, codecKey(config));
+
+/** Known sellers (OAuth), without reading a token unless the store already exists. */
+export function sellerRefs(config: CliConfig): string[] {
+  return existsSync(config.tokenStoreFile) ? tokenStore(config).refs() : [];
+}
+
+export type ShopAuth =
+  { shopId: string; auth: 'api_key'; credential: ShopCredential } | { shopId: string; auth: 'oauth' };
+
+/** A shop named on the command line: an API-key shop or a connected seller, else a clear error. */
+export function findShop(config: CliConfig, shopId: string): ShopAuth {
+  const credential = readShops(config)[shopId];
+  if (credential) return { shopId, auth: 'api_key', credential };
+  if (sellerRefs(config).includes(shopId)) return { shopId, auth: 'oauth' };
+  throw new CliError(
+    'unknown_shop',
+    `unknown shop "${shopId}": it has no API key and no connected seller in ${config.home}`,
+    EXIT.notFound,
+    `add it with \`selling-kit shops add ${shopId} --api-key-stdin\` or \`selling-kit auth login --shop ${shopId}\``,
+  );
+}

@@ -1,0 +1,38 @@
+// A Temporal client with the same payload codec as the worker, or a clear "unreachable" error.
+import { Client, Connection } from '@temporalio/client';
+import { AesGcmCodec } from '@selling-kit/temporal-workflows';
+import type { CliConfig } from './config.ts';
+import { CliError, EXIT } from './errors.ts';
+import { codecKey } from './stores.ts';
+
+export interface TemporalSession {
+  client: Client;
+  close(): Promise<void>;
+}
+
+export async function connectTemporal(config: CliConfig): Promise<TemporalSession> {
+  let connection: Connection;
+  try {
+    connection = await Connection.connect({ address: config.temporalAddress, connectTimeout: '4s' });
+  } catch (e) {
+    throw new CliError(
+      'temporal_unreachable',
+      `Temporal is unreachable at ${config.temporalAddress} (${(e as Error).message.split('\n')[0]})`,
+      EXIT.temporalUnreachable,
+      'start the embedded stack with `selling-kit dev`, or point TEMPORAL_ADDRESS / --temporal at your server',
+    );
+  }
+  const dataConverter = config.codec ? { payloadCodecs: [new AesGcmCodec(codecKey(config))] } : undefined;
+  const client = new Client({ connection, namespace: config.namespace, dataConverter });
+  return { client, close: () => connection.close() };
+}
+
+/** Runs `fn` with a connected client and always closes the connection. */
+export async function withTemporal<T>(config: CliConfig, fn: (client: Client) => Promise<T>): Promise<T> {
+  const session = await connectTemporal(config);
+  try {
+    return await fn(session.client);
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,254 @@
+// The CLI end to end: real Temporal, a real worker process (`selling-kit worker`), the simulator over
+// HTTP, every command parsed from --json.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
+import { cliEnv, EXAMPLE_FEED, readLines, runCli, startCliWorker, type CliEnv } from './helpers.ts';
+
+let sim: RunningSimulator;
+let ctx: CliEnv;
+let worker: { stop(): Promise<void> };
+const DEMO_KEY_ENV = { DEMO_KEY: 'pak_demo_selling_kit' };
+
+beforeAll(async () => {
+  sim = await startSimulator({ demo: true, config: { fetchPictures: false } });
+  ctx = cliEnv(DEMO_KEY_ENV);
+  const added = await runCli(ctx, [
+    '--json',
+    'shops',
+    'add',
+    'shop-b',
+    '--api-key-env',
+    'DEMO_KEY',
+    '--base-url',
+    sim.url,
+  ]);
+  expect(added.code).toBe(0);
+  worker = await startCliWorker(ctx);
+}, 90_000);
+
+afterAll(async () => {
+  await worker?.stop();
+  await sim?.close();
+}, 120_000);
+
+/** The example feed's expectations, line by line (1-based item numbers). */
+const INVALID = new Map([
+  [17, 'quantity'],
+  [42, 'price_amount'],
+  [63, 'discount_price'],
+  [121, 'condition'],
+  [150, 'description'],
+  [177, 'pictures'],
+  [190, '(row)'],
+  [203, 'colour'],
+  [229, 'sku'],
+  [251, 'price_amount'],
+  [274, 'national_shipping_cost'],
+]);
+const REFUSED_BY_API = new Set([88, 296]);
+
+async function api(path: string) {
+  const res = await fetch(`${sim.url}${path}`, { headers: { authorization: 'Bearer pak_demo_selling_kit' } });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+describe('selling-kit bulk', () => {
+  it('runs the example feed to the end; the report is right item by item and matches the shop', async () => {
+    const run = await runCli(ctx, ['--json', 'bulk', EXAMPLE_FEED, '--shop', 'shop-b', '--op', 'create']);
+    expect(run.stderr).not.toContain('pak_demo_selling_kit');
+    expect(run.code).toBe(3); // finished, with invalid and refused items
+    const summary = run.json;
+    expect(summary).toMatchObject({
+      state: 'finished',
+      total: 300,
+      ok: 287,
+      failed: 2,
+      invalid: 11,
+      cancelled: 0,
+    });
+
+    const report = readLines(readFileSync(summary.report, 'utf8')).map((l) => JSON.parse(l));
+    expect(report).toHaveLength(300);
+    const byLine = new Map(report.map((r) => [r.line, r]));
+    expect([...byLine.keys()].sort((a, b) => a - b)).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
+    for (const [line, item] of byLine) {
+      if (INVALID.has(line)) {
+        expect({ line, status: item.status, field: item.field }).toEqual({
+          line,
+          status: 'invalid',
+          field: INVALID.get(line),
+        });
+      } else if (REFUSED_BY_API.has(line)) {
+        expect(item).toMatchObject({
+          status: 'failed',
+          code: expect.any(String),
+          errorId: expect.any(String),
+        });
+      } else {
+        expect(item).toMatchObject({ status: 'ok', sku: `SK-DEMO-${String(line).padStart(4, '0')}` });
+        expect(item.productId).toEqual(expect.any(Number));
+      }
+    }
+    // Every ok item exists in the shop under its SKU with the reported id; nothing else was created.
+    const ok = report.filter((r) => r.status === 'ok');
+    for (const item of ok.filter((_, i) => i % 10 === 0)) {
+      const got = await api(`/api/v1/products/by-sku/${item.sku}/`);
+      expect(got.status).toBe(200);
+      expect(got.body.id ?? got.body.product_id).toBe(item.productId);
+    }
+    const seller = sim.world.sellers.get(1001)!;
+    const created = [...seller.products.values()].filter((p) => p.sku?.startsWith('SK-DEMO-'));
+    expect(created).toHaveLength(287);
+
+    // `jobs report --failed --json` gives the same failures.
+    const failed = await runCli(ctx, ['--json', 'jobs', 'report', summary.jobId, '--failed']);
+    expect(failed.code).toBe(0);
+    expect(failed.json.map((r: { line: number }) => r.line).sort((a: number, b: number) => a - b)).toEqual(
+      [...INVALID.keys(), ...REFUSED_BY_API].sort((a, b) => a - b),
+    );
+    const listed = await runCli(ctx, ['--json', 'jobs', 'list']);
+    expect(listed.json).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ jobId: summary.jobId, status: 'completed', shop: 'shop-b' }),
+      ]),
+    );
+  }, 240_000);
+
+  it('pause holds a job, resume continues it, cancel ends it with every item accounted for', async () => {
+    const feed = join(ctx.home, 'big.csv');
+    const header = readFileSync(EXAMPLE_FEED, 'utf8').split('\n')[0];
+    const rows = Array.from(
+      { length: 1000 },
+      (_, i) =>
+        `PR-${i},"Vintage tee ${i} #nike",20.00,GBP,1,3.50,https://img.example/${i}.png,menswear,tshirts,used_good,Nike,GB,black,,,`,
+    );
+    writeFileSync(feed, [header, ...rows].join('\n') + '\n');
+    const started = await runCli(ctx, [
+      '--json',
+      'bulk',
+      feed,
+      '--shop',
+      'shop-b',
+      '--op',
+      'create',
+      '--detach',
+      '--job-id',
+      'pause-test',
+    ]);
+    expect(started.code).toBe(0);
+    expect(started.json).toMatchObject({ jobId: 'pause-test', state: 'running' });
+
+    const paused = await runCli(ctx, ['--json', 'jobs', 'pause', 'pause-test', '--reason', 'price review']);
+    expect(paused.code).toBe(0);
+    expect(paused.json.state).toBe('paused');
+    // The window in flight drains, then nothing moves while paused.
+    const status = async () => (await runCli(ctx, ['--json', 'jobs', 'status', 'pause-test'])).json;
+    let a = await status();
+    let b = a;
+    for (let i = 0; i < 8; i++) {
+      await new Promise((r) => setTimeout(r, 2000));
+      b = await status();
+      if (b.done === a.done) break;
+      a = b;
+    }
+    expect(b).toMatchObject({ state: 'paused', reason: 'price review' });
+    expect(b.done).toBe(a.done);
+    expect(b.done).toBeLessThan(1000);
+
+    const resumed = await runCli(ctx, ['--json', 'jobs', 'resume', 'pause-test']);
+    expect(resumed.json.state).toBe('running');
+    // The next window of the shop's allowance (200 per 10 s) opens within ~10 s.
+    let c = b;
+    for (let i = 0; i < 40 && c.done <= b.done; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      c = (await runCli(ctx, ['--json', 'jobs', 'status', 'pause-test'])).json;
+    }
+    expect(c.done).toBeGreaterThan(b.done);
+
+    const cancelled = await runCli(ctx, ['--json', 'jobs', 'cancel', 'pause-test']);
+    expect(cancelled.code).toBe(0);
+    const watched = await runCli(ctx, ['--json', 'jobs', 'watch', 'pause-test']);
+    expect(watched.code).toBe(7);
+    expect(watched.json).toMatchObject({ state: 'cancelled', total: 1000 });
+    expect(watched.json.ok + watched.json.cancelled).toBe(1000);
+    expect(watched.json.cancelled).toBeGreaterThan(0);
+    const report = await runCli(ctx, ['--json', 'jobs', 'report', 'pause-test']);
+    expect(new Set(report.json.map((r: { line: number }) => r.line)).size).toBe(1000);
+    const seller = sim.world.sellers.get(1001)!;
+    expect([...seller.products.values()].filter((p) => p.sku?.startsWith('PR-'))).toHaveLength(
+      watched.json.ok,
+    );
+  }, 240_000);
+
+  it('schedules: create, list and delete a feed sync and an orders reconciliation', async () => {
+    const feed = join(ctx.home, 'sync.csv');
+    writeFileSync(feed, readFileSync(EXAMPLE_FEED, 'utf8').split('\n').slice(0, 3).join('\n') + '\n');
+    const a = await runCli(ctx, [
+      '--json',
+      'schedules',
+      'create',
+      'sync-1',
+      '--kind',
+      'feed-sync',
+      '--shop',
+      'shop-b',
+      '--feed',
+      feed,
+      '--every',
+      '1h',
+    ]);
+    expect(a.code).toBe(0);
+    const b = await runCli(ctx, [
+      '--json',
+      'schedules',
+      'create',
+      'orders-1',
+      '--kind',
+      'orders-reconciliation',
+      '--shop',
+      'shop-b',
+    ]);
+    expect(b.code).toBe(0);
+    expect(b.json).toMatchObject({ cron: '0 3 * * *' });
+    const again = await runCli(ctx, [
+      '--json',
+      'schedules',
+      'create',
+      'sync-1',
+      '--kind',
+      'feed-sync',
+      '--shop',
+      'shop-b',
+      '--feed',
+      feed,
+      '--every',
+      '1h',
+    ]);
+    expect(again.code).toBe(2);
+    expect(again.json.error.code).toBe('schedule_exists');
+    let list = await runCli(ctx, ['--json', 'schedules', 'list']);
+    // Schedules are listed through the visibility store, which may lag a moment.
+    for (
+      let i = 0;
+      i < 20 &&
+      list.json.filter((s: { scheduleId: string }) => ['sync-1', 'orders-1'].includes(s.scheduleId)).length <
+        2;
+      i++
+    ) {
+      await new Promise((r) => setTimeout(r, 500));
+      list = await runCli(ctx, ['--json', 'schedules', 'list']);
+    }
+    expect(list.json).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ scheduleId: 'sync-1', kind: 'feed-sync' }),
+        expect.objectContaining({ scheduleId: 'orders-1', kind: 'orders-reconciliation' }),
+      ]),
+    );
+    for (const id of ['sync-1', 'orders-1'])
+      expect((await runCli(ctx, ['--json', 'schedules', 'delete', id])).code).toBe(0);
+    const gone = await runCli(ctx, ['--json', 'schedules', 'delete', 'sync-1']);
+    expect(gone.code).toBe(4);
+    expect(gone.json.error.code).toBe('schedule_not_found');
+  }, 240_000);
+});

@@ -1,0 +1,40 @@
+// The main job: `selling-kit dev` on the embedded defaults (reusing the test Temporal server), and
+// Ctrl-C stopping everything it started.
+import { cliEnv, runCli } from './helpers.ts';
+
+describe('selling-kit dev', () => {
+  it('starts the stack, runs the demo bulk listing, prints the report, counts and the UI address', async () => {
+    const ctx = cliEnv();
+    const r = await runCli(
+      ctx,
+      ['--json', 'dev', '--sim-port', '0', '--ui-port', '18299', '--codec-port', '0', '--exit-when-done'],
+      {
+        timeoutMs: 180_000,
+      },
+    );
+    expect(r.code).toBe(0);
+    expect(r.json).toMatchObject({ state: 'finished', total: 300, ok: 287, failed: 2, invalid: 11 });
+    expect(r.json.report).toMatch(/\.ndjson$/);
+    expect(r.json.ui).toContain('/namespaces/default/workflows/bulk%3A');
+  }, 240_000);
+
+  it('Ctrl-C stops the simulator and the worker cleanly', async () => {
+    const ctx = cliEnv();
+    let simUrl: string | undefined;
+    const r = await runCli(
+      ctx,
+      ['dev', '--no-job', '--sim-port', '0', '--ui-port', '18298', '--codec-port', '0'],
+      {
+        timeoutMs: 120_000,
+        onStderr: (text, child) => {
+          simUrl ??= /simulator:\s+(http:\/\/\S+)/.exec(text)?.[1];
+          if (text.includes('Ctrl-C stops everything') && !child.killed) child.kill('SIGINT');
+        },
+      },
+    );
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('stopping the embedded stack');
+    expect(simUrl).toBeDefined();
+    await expect(fetch(`${simUrl}/api/v1/shop/`)).rejects.toThrow();
+  }, 240_000);
+});

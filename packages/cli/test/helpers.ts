@@ -1,0 +1,120 @@
+// Spawns the real `selling-kit` CLI (node src/main.ts) against the test Temporal server and simulators on
+// 127.0.0.1, each test file with its own home folder and task queue.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
+
+export const CLI = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+export const EXAMPLE_FEED = fileURLToPath(new URL('../../../examples/listings.csv', import.meta.url));
+
+export interface CliEnv {
+  home: string;
+  taskQueue: string;
+  address: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export function cliEnv(extra: NodeJS.ProcessEnv = {}): CliEnv {
+  const address = process.env.TEMPORAL_TEST_ADDRESS;
+  if (!address) throw new Error('TEMPORAL_TEST_ADDRESS is not set (the jest global set-up starts Temporal)');
+  const home = mkdtempSync(join(tmpdir(), 'sk-cli-'));
+  const taskQueue = `cli-${randomUUID().slice(0, 8)}`;
+  return {
+    home,
+    taskQueue,
+    address,
+    env: {
+      ...process.env,
+      SELLING_KIT_HOME: home,
+      TEMPORAL_ADDRESS: address,
+      SELLING_KIT_TASK_QUEUE: taskQueue,
+      ...extra,
+    },
+  };
+}
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as JSON (undefined when it is not JSON). */
+  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+export function runCli(
+  ctx: CliEnv,
+  args: string[],
+  opts: {
+    input?: string;
+    env?: NodeJS.ProcessEnv;
+    timeoutMs?: number;
+    onStderr?: (text: string, child: ChildProcess) => void;
+  } = {},
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...ctx.env, ...opts.env },
+      stdio: 'pipe',
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      opts.onStderr?.(stderr, child);
+    });
+    child.stdin.end(opts.input ?? '');
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(
+        new Error(
+          `selling-kit ${args.join(' ')} did not end within ${opts.timeoutMs ?? 120_000} ms\n${stderr}`,
+        ),
+      );
+    }, opts.timeoutMs ?? 120_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      let json: unknown;
+      try {
+        json = JSON.parse(stdout);
+      } catch {
+        json = undefined;
+      }
+      resolve({ code, stdout, stderr, json });
+    });
+    child.on('error', reject);
+  });
+}
+
+/** `selling-kit worker` as a child process, ready when it says so. */
+export async function startCliWorker(ctx: CliEnv): Promise<{ stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [CLI, 'worker'], {
+    env: ctx.env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${stderr}`)), 60_000);
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (stderr.includes('Ctrl-C stops it')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`worker exited with ${code}:\n${stderr}`)));
+  });
+  return {
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGINT');
+      await exited;
+    },
+  };
+}
+
+export const readLines = (text: string) => text.split('\n').filter(Boolean);

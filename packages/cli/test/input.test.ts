@@ -1,0 +1,213 @@
+// Bad input: each a clear message, a specific exit code, and nothing started or lost. Also shops (masked
+// keys), --help with examples, and the OAuth loopback login.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
+import { cliEnv, EXAMPLE_FEED, readLines, runCli, startCliWorker, type CliEnv } from './helpers.ts';
+
+let sim: RunningSimulator;
+let ctx: CliEnv;
+let worker: { stop(): Promise<void> };
+const KEY = 'pak_demo_selling_kit';
+
+beforeAll(async () => {
+  sim = await startSimulator({ demo: true, config: { fetchPictures: false } });
+  ctx = cliEnv({ DEMO_KEY: KEY, WRONG_KEY: 'pak_wrong_0000000000000000' });
+  expect(
+    (await runCli(ctx, ['shops', 'add', 'shop-i', '--api-key-env', 'DEMO_KEY', '--base-url', sim.url])).code,
+  ).toBe(0);
+  worker = await startCliWorker(ctx);
+}, 90_000);
+
+afterAll(async () => {
+  await worker?.stop();
+  await sim?.close();
+}, 120_000);
+
+const products = () => [...sim.world.sellers.get(1001)!.products.values()];
+
+describe('bad input', () => {
+  it('a missing feed file: exit 2, the path named, nothing started', async () => {
+    const r = await runCli(ctx, [
+      '--json',
+      'bulk',
+      join(ctx.home, 'nope.csv'),
+      '--shop',
+      'shop-i',
+      '--op',
+      'create',
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.json.error).toMatchObject({
+      code: 'feed_not_found',
+      message: expect.stringContaining('nope.csv'),
+    });
+    expect(r.stderr).toContain('feed file not found');
+  }, 240_000);
+
+  it('a CSV that cannot be parsed (unclosed quote): exit 2 with the line, nothing sent', async () => {
+    const feed = join(ctx.home, 'broken.csv');
+    const [header, first, second] = readFileSync(EXAMPLE_FEED, 'utf8').split('\n');
+    writeFileSync(feed, [header, first, second, '"SK-OPEN,an unclosed quote,1.00'].join('\n') + '\n');
+    const before = products().length;
+    const r = await runCli(ctx, ['--json', 'bulk', feed, '--shop', 'shop-i', '--op', 'create']);
+    expect(r.code).toBe(2);
+    expect(r.json.error.code).toBe('feed_unreadable');
+    expect(r.json.error.message).toMatch(/Quote Not Closed.*line/i);
+    expect(products().length).toBe(before);
+  }, 240_000);
+
+  it('malformed CSV rows are reported one by one while every other row is listed: exit 3, nothing lost', async () => {
+    const feed = join(ctx.home, 'rows.csv');
+    const lines = readFileSync(EXAMPLE_FEED, 'utf8').split('\n');
+    const rows = lines.slice(1, 6).map((l) => l.replace(/SK-DEMO-/, 'MR-'));
+    rows[1] = rows[1]!.split(',').slice(0, 4).join(','); // too few fields
+    rows[3] = rows[3] + ',extra,fields'; // too many
+    writeFileSync(feed, [lines[0], ...rows].join('\n') + '\n');
+    const r = await runCli(ctx, ['--json', 'bulk', feed, '--shop', 'shop-i', '--op', 'create']);
+    expect(r.code).toBe(3);
+    expect(r.json).toMatchObject({ state: 'finished', total: 5, ok: 3, invalid: 2 });
+    const report = readLines(readFileSync(r.json.report, 'utf8')).map((l) => JSON.parse(l));
+    expect(report.filter((i) => i.status === 'invalid').map((i) => [i.line, i.code])).toEqual([
+      [2, 'malformed_row'],
+      [4, 'malformed_row'],
+    ]);
+    expect(
+      report
+        .filter((i) => i.status === 'ok')
+        .map((i) => i.line)
+        .sort(),
+    ).toEqual([1, 3, 5]);
+  }, 240_000);
+
+  it('an unknown shop: exit 4 with how to add it', async () => {
+    const r = await runCli(ctx, ['--json', 'bulk', EXAMPLE_FEED, '--shop', 'nobody', '--op', 'create']);
+    expect(r.code).toBe(4);
+    expect(r.json.error).toMatchObject({
+      code: 'unknown_shop',
+      hint: expect.stringContaining('shops add nobody'),
+    });
+  }, 240_000);
+
+  it('a wrong API key: refused when added, and a job for a shop stored with it never starts (exit 6)', async () => {
+    const added = await runCli(ctx, [
+      '--json',
+      'shops',
+      'add',
+      'bad',
+      '--api-key-env',
+      'WRONG_KEY',
+      '--base-url',
+      sim.url,
+    ]);
+    expect(added.code).toBe(6);
+    expect(added.json.error.code).toBe('credential_rejected');
+    const forced = await runCli(ctx, [
+      'shops',
+      'add',
+      'bad',
+      '--api-key-env',
+      'WRONG_KEY',
+      '--base-url',
+      sim.url,
+      '--no-check',
+    ]);
+    expect(forced.code).toBe(0);
+    const r = await runCli(ctx, ['--json', 'bulk', EXAMPLE_FEED, '--shop', 'bad', '--op', 'create']);
+    expect(r.code).toBe(6);
+    expect(r.json.error.message).toMatch(/API key of shop "bad" was rejected.*401/);
+    for (const out of [added, forced, r])
+      expect(out.stdout + out.stderr).not.toContain('pak_wrong_0000000000000000');
+    const jobs = await runCli(ctx, ['--json', 'jobs', 'list']);
+    expect(jobs.code).toBe(0);
+  }, 240_000);
+
+  it('Temporal unreachable: exit 5 with a hint, for jobs and for bulk', async () => {
+    for (const args of [
+      ['jobs', 'list'],
+      ['bulk', EXAMPLE_FEED, '--shop', 'shop-i', '--op', 'create'],
+    ]) {
+      const r = await runCli(ctx, ['--json', '--temporal', '127.0.0.1:1', ...args]);
+      expect(r.code).toBe(5);
+      expect(r.json.error).toMatchObject({
+        code: 'temporal_unreachable',
+        hint: expect.stringContaining('selling-kit dev'),
+      });
+    }
+  }, 240_000);
+
+  it('usage errors exit 2; unknown jobs exit 4; --help shows examples', async () => {
+    expect((await runCli(ctx, ['bulk', EXAMPLE_FEED, '--shop', 'shop-i', '--op', 'explode'])).code).toBe(2);
+    expect((await runCli(ctx, ['bulk', EXAMPLE_FEED, '--op', 'create'])).code).toBe(2);
+    const missing = await runCli(ctx, ['--json', 'jobs', 'status', 'no-such-job']);
+    expect(missing.code).toBe(4);
+    expect(missing.json.error.code).toBe('job_not_found');
+    const help = await runCli(ctx, ['bulk', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Examples:');
+    expect(help.stdout).toContain('--op <operation>');
+  }, 240_000);
+});
+
+describe('shops and sellers', () => {
+  it('lists shops with masked keys; the key never reaches stdout', async () => {
+    const r = await runCli(ctx, ['--json', 'shops', 'list']);
+    expect(r.code).toBe(0);
+    expect(r.json).toEqual(
+      expect.arrayContaining([expect.objectContaining({ shopId: 'shop-i', apiKey: 'pak_…_kit' })]),
+    );
+    expect(r.stdout).not.toContain(KEY);
+  }, 240_000);
+
+  it('auth login: PKCE through the loopback callback; tokens sealed, never printed', async () => {
+    let opened = false;
+    const r = await runCli(
+      ctx,
+      [
+        '--json',
+        'auth',
+        'login',
+        '--shop',
+        'seller-1001',
+        '--client-id',
+        'client_demo',
+        '--client-secret-env',
+        'SECRET',
+        '--base-url',
+        sim.url,
+        '--seller-id',
+        '1001',
+      ],
+      {
+        env: { SECRET: 'secret_demo' },
+        onStderr: (text) => {
+          const url = /^(http\S+oauth\/authorize\S+)$/m.exec(text)?.[1];
+          if (!url || opened) return;
+          opened = true;
+          // Play the browser: the consent page approves and redirects to the loopback callback.
+          void fetch(url, { redirect: 'manual' }).then((res) => fetch(res.headers.get('location')!));
+        },
+      },
+    );
+    expect(r.code).toBe(0);
+    expect(r.json).toMatchObject({ shop: 'seller-1001', baseUrl: sim.url });
+    const status = await runCli(ctx, ['--json', 'auth', 'status']);
+    expect(status.json).toEqual([
+      expect.objectContaining({ shop: 'seller-1001', clientId: 'client_demo', accessToken: 'valid' }),
+    ]);
+    for (const out of [r, status]) expect(out.stdout).not.toMatch(/secret_demo|"accessToken":\s*"(?!valid)/);
+    const sealed = readFileSync(join(ctx.home, 'tokens.sealed'));
+    expect(sealed.toString('latin1')).not.toContain('secret_demo');
+
+    // A job for the connected seller runs on its OAuth tokens.
+    const feed = join(ctx.home, 'oauth.csv');
+    const lines = readFileSync(EXAMPLE_FEED, 'utf8').split('\n');
+    writeFileSync(
+      feed,
+      [lines[0], ...lines.slice(1, 4).map((l) => l.replace('SK-DEMO-', 'OA-'))].join('\n') + '\n',
+    );
+    const job = await runCli(ctx, ['--json', 'bulk', feed, '--shop', 'seller-1001', '--op', 'create']);
+    expect(job.code).toBe(0);
+    expect(job.json).toMatchObject({ state: 'finished', ok: 3 });
+  }, 240_000);
+});
