@@ -169,8 +169,8 @@ export class SellingClient {
       requester = shared.requester;
     } else {
       const scrubber = new SecretScrubber();
-      const secret = options.oauth?.clientSecret;
-      if (secret) scrubber.add(() => [secret]);
+      const secrets = [options.oauth?.clientSecret, options.webhookSecret, options.apiKey];
+      scrubber.add(() => secrets);
       const pacing = options.pacing;
       requester = new Requester(
         {

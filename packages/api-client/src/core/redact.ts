@@ -5,8 +5,14 @@
 export const REDACTED = '[redacted]';
 
 const SECRET_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie|x-api-key)$/i;
+// Exact names, and any name ending in _token / _secret / _key / password (webhook_secret, shop_api_key…).
 const SECRET_FIELD =
-  /^(access_token|refresh_token|id_token|token|client_secret|secret|password|api_key|apikey|code|code_verifier|authorization)$/i;
+  /^(token|secret|password|apikey|api_key|code|code_verifier|authorization)$|(^|[_-])(token|secret|api_?key|password)$/i;
+/**
+ * Credential-shaped words, scrubbed even when the scrubber was not told about them: the simulator's
+ * (and the public examples') API keys and tokens carry these prefixes.
+ */
+const CREDENTIAL_SHAPE = /\b(pak|pat|prt|sk|whsec)_[A-Za-z0-9_-]{8,}/g;
 
 /** Keeps the auth scheme (`Bearer [redacted]`) so logs still show which kind was sent. */
 export function redactHeaders(
@@ -70,6 +76,6 @@ export class SecretScrubber {
   scrub = (text: string): string => {
     let out = text;
     for (const source of this.sources) out = scrubValues(out, source());
-    return out;
+    return out.replace(CREDENTIAL_SHAPE, REDACTED);
   };
 }
