@@ -119,6 +119,15 @@ describe('errorFromResponse', () => {
     });
   });
 
+  it('classifies by status first: a 5xx stays a retryable ServerError whatever its code; only 429 is a rate limit', () => {
+    const server = errorFromResponse(500, env('product_not_found', 'upstream confused'));
+    expect(server).toBeInstanceOf(ServerError);
+    expect(server).toMatchObject({ code: 'product_not_found', retryable: true });
+    const notLimited = errorFromResponse(400, { code: 'too_many_requests', message: 'odd' });
+    expect(notLimited).not.toBeInstanceOf(RateLimitedError);
+    expect(notLimited).toBeInstanceOf(BadRequestError);
+  });
+
   it('names the missing scopes', () => {
     const err = errorFromResponse(
       403,

@@ -282,9 +282,10 @@ export function errorFromResponse(status: number, body: unknown, ctx: ErrorConte
   message = scrub(message || `HTTP ${status}`);
   const init = { ...base, code, message, errorId };
 
-  if (status === 429 || code === 'too_many_requests') {
-    return new RateLimitedError({ ...init, retryAfterMs, group });
-  }
+  // The status class decides first: a 429 is a rate limit and a 5xx a server error whatever code they
+  // carry (a 5xx saying product_not_found must stay retryable); codes refine the 4xx classes.
+  if (status === 429) return new RateLimitedError({ ...init, retryAfterMs, group });
+  if (status >= 500) return new ServerError({ ...init, retryable: true });
   switch (code) {
     case 'unauthorized':
       return new UnauthorizedError(init);
@@ -301,7 +302,6 @@ export function errorFromResponse(status: number, body: unknown, ctx: ErrorConte
     case 'product_has_active_offers':
       return new ConflictError(init);
   }
-  if (status >= 500) return new ServerError({ ...init, retryable: true });
   switch (status) {
     case 401:
       return new UnauthorizedError(init);
