@@ -165,6 +165,29 @@ describe('OAuthTokenProvider', () => {
     expect(new Set(tokens)).toEqual(new Set(['pat_new_0123456789']));
   });
 
+  it('keeps the rotated pair when an onRefresh observer throws', async () => {
+    const clock = new VirtualClock();
+    let refreshes = 0;
+    const provider = new OAuthTokenProvider({
+      tokens: expired(clock),
+      now: clock.now,
+      onRefresh: () => {
+        throw new Error('observer bug');
+      },
+      refresh: async () => {
+        refreshes++;
+        return {
+          accessToken: 'pat_new_0123456789',
+          refreshToken: 'prt_new_0123456789',
+          expiresAt: clock.time + 3_600_000,
+        };
+      },
+    });
+    await expect(provider.accessToken()).resolves.toBe('pat_new_0123456789');
+    expect(provider.current().refreshToken).toBe('prt_new_0123456789');
+    expect(refreshes).toBe(1);
+  });
+
   it('hands the rotated tokens to onTokens and awaits it before using them', async () => {
     const clock = new VirtualClock();
     const order: string[] = [];

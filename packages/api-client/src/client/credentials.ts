@@ -160,6 +160,15 @@ export class OAuthTokenProvider implements AuthProvider {
     return this.inflight;
   }
 
+  /** Observers never break a refresh: what they throw is dropped. */
+  private observe(event: Parameters<NonNullable<OAuthTokenProviderOptions['onRefresh']>>[0]): void {
+    try {
+      this.onRefresh?.(event);
+    } catch {
+      // an observer's own bug must not lose the rotated tokens
+    }
+  }
+
   private async runRefresh(): Promise<TokenSet> {
     let next = this.unpersisted;
     if (!next) {
@@ -167,14 +176,15 @@ export class OAuthTokenProvider implements AuthProvider {
       this.refreshCount++;
       try {
         next = await this.refreshFn(this.tokens.refreshToken);
-        this.onRefresh?.({ ok: true, durationMs: this.now() - started });
       } catch (error) {
-        this.onRefresh?.({ ok: false, durationMs: this.now() - started, error });
+        this.observe({ ok: false, durationMs: this.now() - started, error });
         if (error instanceof ReauthorizationRequiredError) this.dead = error;
         throw error;
       }
-      // Rotation: the old refresh token is spent from here on; keep the new pair until persisted.
+      // Rotation: the old refresh token is spent from here on; keep the new pair until persisted,
+      // before anything else (an observer) gets a chance to throw.
       this.unpersisted = next;
+      this.observe({ ok: true, durationMs: this.now() - started });
     }
     if (this.onTokens) {
       try {
