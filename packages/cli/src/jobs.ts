@@ -146,8 +146,9 @@ export async function watchJob(
   client: Client,
   jobId: string,
   out: Output,
-  pollMs = 500,
+  opts: { pollMs?: number; expectedTotal?: number } = {},
 ): Promise<BulkProgress> {
+  const pollMs = opts.pollMs ?? 500;
   const handle = client.workflow.getHandle(bulkWorkflowId(jobId));
   const tty = Boolean(process.stderr.isTTY);
   const bar = out.json
@@ -167,10 +168,10 @@ export async function watchJob(
   let interrupted = false;
   const onSigint = () => void (interrupted = true);
   process.once('SIGINT', onSigint);
-  const samples: { at: number; n: number }[] = [];
+  let first: { at: number; n: number } | undefined;
   try {
     let progress = await progressOf(client, jobId);
-    bar?.start(Math.max(progress.total, 1), 0, fields(progress, 0));
+    bar?.start(Math.max(progress.total || (opts.expectedTotal ?? 0), 1), 0, fields(progress, 0));
     for (;;) {
       if (interrupted)
         throw new CliError(
@@ -184,12 +185,12 @@ export async function watchJob(
       if (status.name !== 'RUNNING') break;
       progress = await progressOf(client, jobId).catch(() => progress);
       const handled = progress.done + progress.failed;
-      samples.push({ at: Date.now(), n: handled });
-      while (samples.length > 1 && samples[0]!.at < Date.now() - 5000) samples.shift();
-      const first = samples[0]!;
+      // Items per second since watching began: a paced job moves in windows, so a short average
+      // would swing between a burst and zero.
+      first ??= { at: Date.now(), n: handled };
       const speed =
-        samples.length > 1 ? ((handled - first.n) * 1000) / Math.max(1, Date.now() - first.at) : 0;
-      bar?.setTotal(Math.max(progress.total, 1));
+        Date.now() > first.at ? ((handled - first.n) * 1000) / Math.max(1, Date.now() - first.at) : 0;
+      bar?.setTotal(Math.max(progress.total || (opts.expectedTotal ?? 0), 1));
       bar?.update(handled, fields(progress, speed));
       await new Promise((r) => setTimeout(r, pollMs));
     }

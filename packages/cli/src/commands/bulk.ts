@@ -67,7 +67,7 @@ export async function runBulk({ config, out }: Context, file: string, opts: Bulk
       ]);
       return EXIT.ok;
     }
-    const final = await watchJob(client, jobId, out);
+    const final = await watchJob(client, jobId, out, { expectedTotal: checked?.total });
     const summary = await summarize(config, jobId, final);
     out.result(summary, () => summaryLines(summary));
     return exitCodeOf(summary);
