@@ -16,7 +16,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/test/**/*.ts'],
+    files: ['**/test/**/*.ts', '**/test/**/*.mts'],
     languageOptions: { globals: { ...globals.jest } },
   },
 );

@@ -1,6 +1,6 @@
 // One jest run over every package so the summary line covers the whole workspace.
-// Packages join this list when they have tests (n8n-nodes comes with a later issue).
-const packages = ['api-client', 'simulator', 'temporal-workflows', 'cli'];
+// Every package with tests is a project here.
+const packages = ['api-client', 'simulator', 'temporal-workflows', 'cli', 'n8n-nodes'];
 
 /** @type {import('jest').Config} */
 export default {

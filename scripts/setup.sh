@@ -82,5 +82,9 @@ if [ "${SELLING_KIT_SKIP_INSTALL:-0}" != "1" ]; then
   else pnpm install --reporter=append-only >&2; fi
 fi
 
+# --- n8n 2.40.7 + Chromium for the n8n end-to-end tests (cached; SELLING_KIT_SKIP_N8N=1 skips) ---
+# shellcheck source=scripts/setup-n8n.sh
+source "$ROOT/scripts/setup-n8n.sh"
+
 say "ready. To use these tools in your shell:"
 say "  export PATH=\"$PATH\""

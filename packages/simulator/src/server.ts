@@ -13,7 +13,12 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { OPERATIONS, TOKEN_PATH, type Operation, type RateLimitBody } from '@selling-kit/api-client/core';
+import {
+  OPERATIONS,
+  GRANT_ENDPOINT_PATH,
+  type Operation,
+  type RateLimitBody,
+} from '@selling-kit/api-client/core';
 import { ApiError, OAuthError, apiError } from './errors.ts';
 import type { SimulatorConfig } from './config.ts';
 import type { EventSink, Handler, Handlers } from './handlers/types.ts';
@@ -134,7 +139,7 @@ const REASONS: Record<number, string> = {
 /** Answers on a socket Node has taken away from the router (parse errors, CONNECT), then closes it. */
 function writeRawError(socket: Duplex, status: number, message: string, url?: string): void {
   const body =
-    url !== undefined && pathOf(url) === TOKEN_PATH
+    url !== undefined && pathOf(url) === GRANT_ENDPOINT_PATH
       ? JSON.stringify({
           code: status,
           error: 'invalid_request',
@@ -182,7 +187,7 @@ function checkRequestSize(req: FastifyRequest, config: SimulatorConfig): void {
 }
 
 function isTokenRequest(req: FastifyRequest): boolean {
-  return pathOf(req.url) === TOKEN_PATH;
+  return pathOf(req.url) === GRANT_ENDPOINT_PATH;
 }
 
 export function buildApiServer(deps: ApiServerDeps): FastifyInstance {
@@ -269,8 +274,8 @@ export function buildApiServer(deps: ApiServerDeps): FastifyInstance {
     if (longestSegment(path) > MAX_SEGMENT_LENGTH) {
       throw new ApiError(414, 'generic_error', `a path segment exceeds ${MAX_SEGMENT_LENGTH} characters`);
     }
-    if (path === TOKEN_PATH) {
-      return sendOAuthError(reply, new OAuthError(405, 'invalid_request', `use POST ${TOKEN_PATH}`));
+    if (path === GRANT_ENDPOINT_PATH) {
+      return sendOAuthError(reply, new OAuthError(405, 'invalid_request', `use POST ${GRANT_ENDPOINT_PATH}`));
     }
     return sendApiError(
       reply,

@@ -2,6 +2,7 @@
 // and the daily orders reconciliation. Each scheduled run is its own workflow execution, named by
 // the schedule plus its start time; its report is named after that execution.
 import type { Client, ScheduleDescription, ScheduleSummary } from '@temporalio/client';
+import type { Duration } from '@temporalio/common';
 import { bulkListingWorkflow, reconcileOrdersWorkflow } from './workflows/index.ts';
 import { DEFAULT_TASK_QUEUE } from './worker.ts';
 import type { BulkJobInput, ReconcileInput } from './types.ts';
@@ -16,7 +17,9 @@ export interface ScheduleTiming {
 function spec(timing: ScheduleTiming) {
   if (!timing.every && !timing.cron)
     throw new Error('a schedule needs `every` (e.g. "1h") or `cron` (e.g. "0 3 * * *")');
-  return timing.cron ? { cronExpressions: [timing.cron] } : { intervals: [{ every: timing.every! }] };
+  return timing.cron
+    ? { cronExpressions: [timing.cron] }
+    : { intervals: [{ every: timing.every! as Duration }] };
 }
 
 export async function createFeedSyncSchedule(

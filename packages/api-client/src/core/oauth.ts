@@ -5,7 +5,7 @@ import { AUTHORIZE_URL_PRODUCTION, type OAuthTokenResponse, type Scope } from '.
 import { PRODUCTION_BASE_URL, STAGING_BASE_URL } from './request.ts';
 
 /** The simulator's consent page (auto-approving), on the API host. */
-export const SIMULATOR_AUTHORIZE_PATH = '/oauth/authorize';
+export const SIMULATOR_CONSENT_PATH = '/oauth/authorize';
 
 /** Tokens as the client keeps them: `expiresAt` in epoch ms. */
 export interface TokenSet {
@@ -47,7 +47,7 @@ export function createState(): string {
 export function defaultAuthorizeUrl(baseUrl: string): string {
   const base = baseUrl.replace(/\/+$/, '');
   if (base === PRODUCTION_BASE_URL || base === STAGING_BASE_URL) return AUTHORIZE_URL_PRODUCTION;
-  return base + SIMULATOR_AUTHORIZE_PATH;
+  return base + SIMULATOR_CONSENT_PATH;
 }
 
 export interface AuthorizationUrlInput {

@@ -329,7 +329,7 @@ export const OPERATIONS: Operation[] = [
   {
     id: 'auth.token',
     method: 'POST',
-    path: s.TOKEN_PATH,
+    path: s.GRANT_ENDPOINT_PATH,
     group: null,
     scopes: [],
     idempotent: false,

@@ -1,6 +1,6 @@
 // OAuth 2.0 (authorization code + PKCE S256, refresh rotation), scopes and partner access denial,
 // over real HTTP against the simulator's authorize and token endpoints.
-import { TOKEN_PATH, OAuthErrorResponse, OAuthTokenResponse } from '@selling-kit/api-client/core';
+import { GRANT_ENDPOINT_PATH, OAuthErrorResponse, OAuthTokenResponse } from '@selling-kit/api-client/core';
 import { createOAuthClient, createSeller, type RunningSimulator } from '../../src/index.ts';
 import type { OAuthClientRecord, SellerState } from '../../src/state.ts';
 import {
@@ -68,7 +68,7 @@ async function connect(scope = 'shop_read products_read') {
   const { verifier, challenge } = pkcePair();
   const auth = await authorize({ scope, challenge });
   const code = auth.location!.searchParams.get('code')!;
-  const res = await postForm(sim.url, TOKEN_PATH, {
+  const res = await postForm(sim.url, GRANT_ENDPOINT_PATH, {
     grant_type: 'authorization_code',
     code,
     redirect_uri: REDIRECT,
@@ -80,7 +80,7 @@ async function connect(scope = 'shop_read products_read') {
 }
 
 function refresh(refreshToken: string, secret = client.clientSecret) {
-  return postForm(sim.url, TOKEN_PATH, {
+  return postForm(sim.url, GRANT_ENDPOINT_PATH, {
     grant_type: 'refresh_token',
     refresh_token: refreshToken,
     client_id: client.clientId,
@@ -105,7 +105,7 @@ describe('authorization code + PKCE', () => {
     const code = auth.location!.searchParams.get('code');
     expect(code).toBeTruthy();
 
-    const res = await postForm(sim.url, TOKEN_PATH, {
+    const res = await postForm(sim.url, GRANT_ENDPOINT_PATH, {
       grant_type: 'authorization_code',
       code: code!,
       redirect_uri: REDIRECT,
@@ -127,7 +127,7 @@ describe('authorization code + PKCE', () => {
   test('an authorization code works once; replaying it is invalid_grant and revokes its tokens', async () => {
     const { res, code, verifier } = await connect();
     expect(res.status).toBe(200);
-    const again = await postForm(sim.url, TOKEN_PATH, {
+    const again = await postForm(sim.url, GRANT_ENDPOINT_PATH, {
       grant_type: 'authorization_code',
       code,
       redirect_uri: REDIRECT,
@@ -142,7 +142,7 @@ describe('authorization code + PKCE', () => {
 
   test('wrong code_verifier → 400 invalid_request (PKCE mismatch)', async () => {
     const auth = await authorize();
-    const res = await postForm(sim.url, TOKEN_PATH, {
+    const res = await postForm(sim.url, GRANT_ENDPOINT_PATH, {
       grant_type: 'authorization_code',
       code: auth.location!.searchParams.get('code')!,
       redirect_uri: REDIRECT,
@@ -157,7 +157,7 @@ describe('authorization code + PKCE', () => {
   test('wrong client secret → 401 "client secret does not match"', async () => {
     const { verifier, challenge } = pkcePair();
     const auth = await authorize({ challenge });
-    const res = await postForm(sim.url, TOKEN_PATH, {
+    const res = await postForm(sim.url, GRANT_ENDPOINT_PATH, {
       grant_type: 'authorization_code',
       code: auth.location!.searchParams.get('code')!,
       redirect_uri: REDIRECT,
@@ -178,18 +178,22 @@ describe('authorization code + PKCE', () => {
       code_verifier: verifier,
     };
     expectOAuthError(
-      await postForm(sim.url, TOKEN_PATH, { ...base, code, redirect_uri: 'http://127.0.0.1:9/other' }),
+      await postForm(sim.url, GRANT_ENDPOINT_PATH, {
+        ...base,
+        code,
+        redirect_uri: 'http://127.0.0.1:9/other',
+      }),
       400,
       'invalid_grant',
     );
     expectOAuthError(
-      await postForm(sim.url, TOKEN_PATH, { ...base, code: 'no-such-code', redirect_uri: REDIRECT }),
+      await postForm(sim.url, GRANT_ENDPOINT_PATH, { ...base, code: 'no-such-code', redirect_uri: REDIRECT }),
       400,
       'invalid_grant',
     );
     sim.world.clock.advance(sim.config.authCodeTtlSec * 1000 + 1);
     expectOAuthError(
-      await postForm(sim.url, TOKEN_PATH, { ...base, code, redirect_uri: REDIRECT }),
+      await postForm(sim.url, GRANT_ENDPOINT_PATH, { ...base, code, redirect_uri: REDIRECT }),
       400,
       'invalid_grant',
     );
@@ -197,20 +201,20 @@ describe('authorization code + PKCE', () => {
 
   test('missing, duplicate or malformed parameters → invalid_request; unknown grant → unsupported_grant_type', async () => {
     expectOAuthError(
-      await postForm(sim.url, TOKEN_PATH, { grant_type: 'refresh_token' }),
+      await postForm(sim.url, GRANT_ENDPOINT_PATH, { grant_type: 'refresh_token' }),
       400,
       'invalid_request',
     );
     const dup = await call(
       sim.url,
       'POST',
-      TOKEN_PATH,
+      GRANT_ENDPOINT_PATH,
       `grant_type=refresh_token&refresh_token=a&refresh_token=b&client_id=${client.clientId}&client_secret=x`,
       { headers: { 'content-type': 'application/x-www-form-urlencoded' } },
     );
     expectOAuthError(dup, 400, 'invalid_request');
     expect(dup.body.detail).toMatch(/repeated/);
-    const shortVerifier = await postForm(sim.url, TOKEN_PATH, {
+    const shortVerifier = await postForm(sim.url, GRANT_ENDPOINT_PATH, {
       grant_type: 'authorization_code',
       code: 'x',
       redirect_uri: REDIRECT,
@@ -220,12 +224,16 @@ describe('authorization code + PKCE', () => {
     });
     expectOAuthError(shortVerifier, 400, 'invalid_request');
     expectOAuthError(
-      await postForm(sim.url, TOKEN_PATH, { grant_type: 'password' }),
+      await postForm(sim.url, GRANT_ENDPOINT_PATH, { grant_type: 'password' }),
       400,
       'unsupported_grant_type',
     );
-    expectOAuthError(await call(sim.url, 'POST', TOKEN_PATH, 'not json{', {}), 400, 'invalid_request');
-    expectOAuthError(await call(sim.url, 'GET', TOKEN_PATH), 405, 'invalid_request');
+    expectOAuthError(
+      await call(sim.url, 'POST', GRANT_ENDPOINT_PATH, 'not json{', {}),
+      400,
+      'invalid_request',
+    );
+    expectOAuthError(await call(sim.url, 'GET', GRANT_ENDPOINT_PATH), 405, 'invalid_request');
   });
 
   test('authorize: bad client or redirect_uri answers without redirecting; other errors redirect per RFC 6749', async () => {

@@ -1,7 +1,7 @@
 // The gateway's rate limits: the spec's per-shop/seller groups, the app-wide budget of OAuth clients,
 // the 429 body (RateLimitBody) and an exact Retry-After. Windows are shrunk with the time scale or moved
 // with the simulated clock; no assertion depends on how fast this machine is.
-import { RateLimitBody, TOKEN_PATH } from '@selling-kit/api-client/core';
+import { RateLimitBody, GRANT_ENDPOINT_PATH } from '@selling-kit/api-client/core';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   createApiKey,
@@ -216,7 +216,7 @@ describe('app-wide budget of cross-lister applications', () => {
     const results = await burst(5, () => call(shop.sim.url, 'GET', '/status'));
     expect(results.every((r) => r.status === 200)).toBe(true);
     const tokens = await burst(5, () =>
-      call(shop.sim.url, 'POST', TOKEN_PATH, 'grant_type=x', {
+      call(shop.sim.url, 'POST', GRANT_ENDPOINT_PATH, 'grant_type=x', {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       }),
     );

@@ -7,7 +7,7 @@ import {
   OAuthErrorResponse,
   OPERATIONS,
   RateLimitBody,
-  TOKEN_PATH,
+  GRANT_ENDPOINT_PATH,
   type Operation,
 } from '@selling-kit/api-client/core';
 import { startSimulator, DEMO, type RunningSimulator } from '../../src/index.ts';
@@ -186,7 +186,7 @@ function check(a: Answer): void {
     problems.push(`${a.label}: ${a.status} with a non-JSON body ${JSON.stringify(a.text.slice(0, 120))}`);
     return;
   }
-  const tokenPath = a.path.split('?')[0] === TOKEN_PATH && !a.unparseable;
+  const tokenPath = a.path.split('?')[0] === GRANT_ENDPOINT_PATH && !a.unparseable;
   const schema = tokenPath ? OAuthErrorResponse : a.status === 429 ? RateLimitBody : ErrorEnvelope;
   if (!schema.safeParse(body).success || typeof body.id !== 'string') {
     problems.push(`${a.label}: ${a.status} malformed error ${a.text.slice(0, 200)}`);
@@ -380,7 +380,7 @@ test('hostile input never produces a server error (5xx)', () => {
 
 test('the server still serves after the barrage', async () => {
   expect((await call(sim.url, 'GET', '/status')).body).toEqual({ status: 'OK' });
-  const token = await call(sim.url, 'POST', TOKEN_PATH, 'grant_type=refresh_token', {
+  const token = await call(sim.url, 'POST', GRANT_ENDPOINT_PATH, 'grant_type=refresh_token', {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
   });
   expect(token.status).toBe(400);

@@ -133,7 +133,9 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     etaMs: Math.ceil(pending() / Math.max(1, s.rate)) * allowance.windowMs,
     runs: s.runs,
   });
-  const current = () => progress(cancelled ? 'cancelling' : s.paused ? 'paused' : 'running');
+  // Set once the job has ended, so a query after completion (replayed to the end) answers it.
+  let ended: JobState | undefined;
+  const current = () => progress(ended ?? (cancelled ? 'cancelling' : s.paused ? 'paused' : 'running'));
   const pause = (reason = 'paused by request') => {
     s.paused = true;
     s.pauseReason = reason;
@@ -285,7 +287,8 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
       }
     }
     await reporting;
-    const final = progress(cancelled ? 'cancelled' : 'finished');
+    ended = cancelled ? 'cancelled' : 'finished';
+    const final = progress(ended);
     await tellParent(input, final);
     return final;
   } catch (error) {
@@ -294,6 +297,7 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     // visibly, with the reason; its parent (many-shop job) hears of it.
     const cause = error instanceof ActivityFailure && error.cause ? error.cause : error;
     s.pauseReason = cause instanceof Error ? cause.message : String(cause);
+    ended = 'failed';
     await release().catch(() => undefined);
     await tellParent(input, progress('failed')).catch(() => undefined);
     throw ApplicationFailure.nonRetryable(

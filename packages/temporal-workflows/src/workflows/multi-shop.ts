@@ -94,7 +94,9 @@ export async function multiShopJobWorkflow(
       },
     };
   };
-  const state = (): JobState => (s.cancelled ? 'cancelling' : s.paused ? 'paused' : 'running');
+  // Set once the job has ended, so a query after completion (replayed to the end) answers it.
+  let ended: JobState | undefined = undefined;
+  const state = (): JobState => ended ?? (s.cancelled ? 'cancelling' : s.paused ? 'paused' : 'running');
 
   setHandler(progressQuery, () => aggregate(state()));
   setHandler(shopDoneSignal, ({ shopId, progress }) => {
@@ -151,7 +153,8 @@ export async function multiShopJobWorkflow(
       s.results[shop.shopId] = emptyProgress(shopJobId(input.jobId, shop.shopId), 'cancelled');
   await condition(() => running.size === 0);
   await condition(allHandlersFinished);
-  return aggregate(s.cancelled ? 'cancelled' : 'finished');
+  ended = s.cancelled ? 'cancelled' : 'finished';
+  return aggregate(ended);
 }
 
 function emptyProgress(jobId: string, state: JobState): BulkProgress {

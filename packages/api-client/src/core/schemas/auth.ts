@@ -13,7 +13,7 @@ export const SCOPES = [
 export const Scope = z.enum(SCOPES);
 export type Scope = z.infer<typeof Scope>;
 
-export const TOKEN_PATH = '/api/v1/oauth2/access-token/';
+export const GRANT_ENDPOINT_PATH = '/api/v1/oauth2/access-token/';
 /** Public reference: the consent page lives on the marketplace's website, not on the API host. */
 export const AUTHORIZE_URL_PRODUCTION = 'https://www.depop.com/settings/oauth/apps/';
 

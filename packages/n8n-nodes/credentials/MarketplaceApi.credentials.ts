@@ -1,0 +1,40 @@
+import type {
+  IAuthenticateGeneric,
+  ICredentialTestRequest,
+  ICredentialType,
+  INodeProperties,
+} from 'n8n-workflow';
+import { BASE_URL_EXPRESSION, environmentProperties } from './environments';
+
+/** A shop's API key (direct partners). Tested against the seller details endpoint. */
+export class MarketplaceApi implements ICredentialType {
+  name = 'marketplaceApi';
+
+  displayName = 'Marketplace API';
+
+  icon = 'file:../nodes/Marketplace/marketplace.svg' as const;
+
+  documentationUrl = 'https://partnerapi.depop.com/api-docs/concepts/authentication/';
+
+  properties: INodeProperties[] = [
+    ...environmentProperties,
+    {
+      displayName: 'API Key',
+      name: 'apiKey',
+      type: 'string',
+      typeOptions: { password: true },
+      required: true,
+      default: '',
+      description: "The shop's API key, sent as a bearer token",
+    },
+  ];
+
+  authenticate: IAuthenticateGeneric = {
+    type: 'generic',
+    properties: { headers: { Authorization: '=Bearer {{$credentials.apiKey}}' } },
+  };
+
+  test: ICredentialTestRequest = {
+    request: { baseURL: BASE_URL_EXPRESSION, url: '/api/v1/shop/', method: 'GET' },
+  };
+}

@@ -1,0 +1,50 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { SellingClient } from '@selling-kit/api-client/client';
+import { compact, maxItems, returnAllFields } from '../common';
+
+export const description: INodeProperties[] = [
+  ...returnAllFields(1000),
+  {
+    displayName: 'Filters',
+    name: 'filters',
+    type: 'collection',
+    placeholder: 'Add Filter',
+    default: {},
+    options: [
+      { displayName: 'Created After', name: 'from_created_date', type: 'dateTime', default: '' },
+      { displayName: 'Created Before', name: 'to_created_date', type: 'dateTime', default: '' },
+      {
+        displayName: 'Sort By',
+        name: 'sort_by',
+        type: 'options',
+        options: [
+          { name: 'Newest ID First', value: 'id_desc' },
+          { name: 'Oldest ID First', value: 'id_asc' },
+          { name: 'Newest Created First', value: 'created_date_desc' },
+        ],
+        default: 'id_desc',
+      },
+      {
+        displayName: 'State',
+        name: 'state',
+        type: 'options',
+        options: [
+          { name: 'All', value: 'all' },
+          { name: 'Selling', value: 'selling' },
+          { name: 'Sold', value: 'sold' },
+        ],
+        default: 'selling',
+      },
+    ],
+  },
+];
+
+export async function execute(
+  this: IExecuteFunctions,
+  i: number,
+  client: SellingClient,
+): Promise<IDataObject[]> {
+  const filters = compact(this.getNodeParameter('filters', i, {}) as IDataObject);
+  const products = await client.products.list(filters).toArray({ max: maxItems.call(this, i) });
+  return products as unknown as IDataObject[];
+}

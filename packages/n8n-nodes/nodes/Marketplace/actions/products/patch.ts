@@ -1,0 +1,54 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { PatchProductRequest, SellingClient } from '@selling-kit/api-client/client';
+import { compact, jsonObject, productRef, productRefFields } from '../common';
+
+/** Partial update of an on-sale listing: only the fields given change. */
+export const description: INodeProperties[] = [
+  ...productRefFields,
+  {
+    displayName: 'Update Fields',
+    name: 'updateFields',
+    type: 'collection',
+    placeholder: 'Add Field',
+    default: {},
+    options: [
+      { displayName: 'Description', name: 'description', type: 'string', default: '' },
+      {
+        displayName: 'Discount Price',
+        name: 'discount_price',
+        type: 'string',
+        default: '',
+        description: 'Below the price',
+      },
+      { displayName: 'Price', name: 'price_amount', type: 'string', default: '' },
+      {
+        displayName: 'Quantity',
+        name: 'quantity',
+        type: 'number',
+        default: 1,
+        description: '0 sells the listing out',
+      },
+    ],
+  },
+  {
+    displayName: 'Additional Fields (JSON)',
+    name: 'additionalFields',
+    type: 'json',
+    default: '{}',
+    description: 'Any other patchable wire fields, merged over Update Fields',
+  },
+];
+
+export async function execute(
+  this: IExecuteFunctions,
+  i: number,
+  client: SellingClient,
+): Promise<IDataObject> {
+  const ref = productRef.call(this, i);
+  const body = {
+    ...compact(this.getNodeParameter('updateFields', i, {}) as IDataObject),
+    ...jsonObject.call(this, 'additionalFields', 'Additional Fields (JSON)', i),
+  } as PatchProductRequest;
+  await client.products.patch(ref, body);
+  return { ...ref, patched: Object.keys(body) };
+}

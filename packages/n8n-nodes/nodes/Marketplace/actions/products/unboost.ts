@@ -1,0 +1,16 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { SellingClient } from '@selling-kit/api-client/client';
+import { productRef, productRefFields } from '../common';
+
+/** Stop boosting the listing. */
+export const description: INodeProperties[] = [...productRefFields];
+
+export async function execute(
+  this: IExecuteFunctions,
+  i: number,
+  client: SellingClient,
+): Promise<IDataObject> {
+  const ref = productRef.call(this, i);
+  await client.products.unboost(ref);
+  return { ...ref, boosted: false };
+}

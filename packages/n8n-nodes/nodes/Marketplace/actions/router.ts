@@ -1,0 +1,55 @@
+// Runs the chosen operation for every input item: one client per execution (so pacing and retries
+// span the items), results paired with their item, failures as n8n errors or, with Continue On Fail,
+// as items carrying the code and error id.
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { createNodeClient } from '../transport';
+import type { OperationModule } from './common';
+import { errorJson, toNodeError } from './errors';
+import * as insights from './insights';
+import * as offers from './offers';
+import * as orders from './orders';
+import * as pricing from './pricing';
+import * as products from './products';
+import * as refunds from './refunds';
+import * as shipping from './shipping';
+import * as shop from './shop';
+
+export const resources: Record<string, { operations: Record<string, OperationModule> }> = {
+  products,
+  offers,
+  orders,
+  refunds,
+  shipping,
+  shop,
+  insights,
+  pricing,
+};
+
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+  const items = this.getInputData();
+  const client = await createNodeClient(this);
+  const out: INodeExecutionData[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const resource = this.getNodeParameter('resource', i) as string;
+    const operation = this.getNodeParameter('operation', i) as string;
+    const op = resources[resource]?.operations[operation];
+    try {
+      if (!op)
+        throw new NodeOperationError(
+          this.getNode(),
+          `The operation "${operation}" of "${resource}" is not known`,
+        );
+      const result = await op.execute.call(this, i, client);
+      for (const json of Array.isArray(result) ? result : [result])
+        out.push({ json, pairedItem: { item: i } });
+    } catch (error) {
+      if (this.continueOnFail()) {
+        out.push({ json: errorJson(error), pairedItem: { item: i } });
+        continue;
+      }
+      throw toNodeError(this.getNode(), error, i);
+    }
+  }
+  return [out];
+}

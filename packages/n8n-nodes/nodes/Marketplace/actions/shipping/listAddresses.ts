@@ -1,0 +1,13 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { SellingClient } from '@selling-kit/api-client/client';
+
+/** The seller's addresses (where parcels leave from). */
+export const description: INodeProperties[] = [];
+
+export async function execute(
+  this: IExecuteFunctions,
+  _i: number,
+  client: SellingClient,
+): Promise<IDataObject[]> {
+  return (await client.shop.listAddresses().toArray()) as unknown as IDataObject[];
+}

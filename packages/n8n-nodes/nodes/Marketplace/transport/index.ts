@@ -1,0 +1,102 @@
+// The client core on n8n's transport: every request goes through `httpRequestWithAuthentication`, so
+// n8n's credentials (and its OAuth2 refresh) do the auth; the client keeps the rest — local validation,
+// pacing by rate group, retries by the spec's rules (429s wait Retry-After with n8n's own sleep, capped),
+// typed errors. No timers, no globals: n8n's community-package rules.
+import { sleep, type IExecuteFunctions, type IHttpRequestMethods } from 'n8n-workflow';
+import {
+  SellingClient,
+  TransportError,
+  type AuthProvider,
+  type Transport,
+  type TransportResponse,
+} from '@selling-kit/api-client/client';
+
+import { BASE_URLS } from '../../../credentials/environments';
+
+export type CredentialType = 'marketplaceApi' | 'marketplaceOAuth2Api';
+
+/** Longest Retry-After the node waits for in one execution; beyond it the 429 is the item's error. */
+export const MAX_RETRY_AFTER_MS = 30_000;
+
+interface FullResponse {
+  statusCode: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+function bodyText(body: unknown): string {
+  if (body === undefined || body === null) return '';
+  if (typeof body === 'string') return body;
+  if (body instanceof Uint8Array) return new TextDecoder().decode(body);
+  return JSON.stringify(body);
+}
+
+/**
+ * "No answer" for the client core, which retries (idempotent calls) or verifies (creates) on it. It never
+ * reaches n8n as such: the router turns whatever the client finally throws into a NodeApiError.
+ */
+function noAnswer(url: string, failure: unknown): TransportError {
+  return new TransportError({
+    kind: 'network',
+    message: `no answer from ${new URL(url).host}: ${(failure as Error)?.message ?? 'unknown error'}`,
+    cause: failure,
+  });
+}
+
+export function n8nTransport(ctx: IExecuteFunctions, credentialType: CredentialType): Transport {
+  return {
+    async send(request): Promise<TransportResponse> {
+      // n8n adds the credential's Authorization header; the client's placeholder is dropped.
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).filter(([name]) => name !== 'authorization'),
+      );
+      let response: FullResponse | undefined;
+      let failure: unknown;
+      try {
+        response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType, {
+          method: request.method as IHttpRequestMethods,
+          url: request.url,
+          headers,
+          body: request.body,
+          json: false,
+          returnFullResponse: true,
+          ignoreHttpStatusErrors: true,
+          timeout: request.timeoutMs,
+        })) as FullResponse;
+      } catch (error) {
+        failure = error;
+      }
+      if (!response) throw noAnswer(request.url, failure);
+      return { status: response.statusCode, headers: response.headers ?? {}, body: bodyText(response.body) };
+    },
+  };
+}
+
+/** n8n authenticates each request itself: the client only needs a pacing identity. */
+function n8nAuth(identity: string): AuthProvider {
+  return {
+    identity,
+    authorization: () => Promise.resolve('n8n-credential'),
+    secrets: () => [],
+  };
+}
+
+export async function createNodeClient(ctx: IExecuteFunctions): Promise<SellingClient> {
+  const authentication = ctx.getNodeParameter('authentication', 0, 'apiKey') as string;
+  const credentialType: CredentialType =
+    authentication === 'oAuth2' ? 'marketplaceOAuth2Api' : 'marketplaceApi';
+  const credentials = await ctx.getCredentials(credentialType);
+  const environment = String(credentials.environment ?? 'production');
+  const baseUrl: string =
+    environment === 'custom'
+      ? String(credentials.baseUrl).replace(/\/+$/, '')
+      : (BASE_URLS[environment as keyof typeof BASE_URLS] ?? BASE_URLS.production);
+  return new SellingClient({
+    baseUrl,
+    auth: n8nAuth(`n8n:${ctx.getNode().id}:${credentialType}`),
+    transport: n8nTransport(ctx, credentialType),
+    sleep: (ms) => sleep(ms),
+    now: () => Date.now(),
+    retry: { maxRetryAfterMs: MAX_RETRY_AFTER_MS },
+  });
+}

@@ -1,0 +1,103 @@
+// The worker's payload codec, without its dependencies: a Temporal Payload (protobuf) sealed with
+// AES-256-GCM as `iv ‖ ciphertext ‖ tag`, metadata `encoding: binary/encrypted` and the key id — the
+// same bytes as temporal-workflows' AesGcmCodec, so jobs started here are read by the worker and
+// history holds no plaintext. Only node:crypto (allowed in community nodes).
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+
+/** A payload as the Temporal HTTP API carries it: metadata values and data in base64. */
+export interface JsonPayload {
+  metadata?: Record<string, string>;
+  data?: string;
+}
+
+const ENCRYPTED = 'binary/encrypted';
+const KEY_ID = 'selling-kit-1';
+const utf8 = (s: string) => Buffer.from(s, 'utf8');
+const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
+
+function varint(n: number): Buffer {
+  const out: number[] = [];
+  while (n > 0x7f) {
+    out.push((n & 0x7f) | 0x80);
+    n = Math.floor(n / 128);
+  }
+  out.push(n);
+  return Buffer.from(out);
+}
+const field = (no: number, bytes: Uint8Array) =>
+  Buffer.concat([varint((no << 3) | 2), varint(bytes.length), bytes]);
+
+/** Payload { map<string, bytes> metadata = 1; bytes data = 2; } */
+function encodePayload(metadata: Record<string, Uint8Array>, data: Uint8Array): Buffer {
+  const entries = Object.entries(metadata).map(([k, v]) =>
+    field(1, Buffer.concat([field(1, utf8(k)), field(2, v)])),
+  );
+  return Buffer.concat([...entries, field(2, data)]);
+}
+
+function readFields(buf: Buffer): { no: number; value: Buffer }[] {
+  const out: { no: number; value: Buffer }[] = [];
+  let i = 0;
+  const read = () => {
+    let n = 0;
+    let shift = 1;
+    for (;;) {
+      const b = buf[i++]!;
+      n += (b & 0x7f) * shift;
+      if (b < 0x80) return n;
+      shift *= 128;
+    }
+  };
+  while (i < buf.length) {
+    const tag = read();
+    if ((tag & 7) !== 2) throw new Error('unexpected protobuf wire type in a payload');
+    const len = read();
+    out.push({ no: tag >> 3, value: buf.subarray(i, i + len) });
+    i += len;
+  }
+  return out;
+}
+
+function decodePayload(buf: Buffer): { metadata: Record<string, Buffer>; data: Buffer } {
+  const metadata: Record<string, Buffer> = {};
+  let data: Buffer = Buffer.alloc(0);
+  for (const f of readFields(buf)) {
+    if (f.no === 2) data = f.value;
+    else if (f.no === 1) {
+      const entry = readFields(f.value);
+      const key = entry.find((e) => e.no === 1)?.value.toString('utf8') ?? '';
+      metadata[key] = entry.find((e) => e.no === 2)?.value ?? Buffer.alloc(0);
+    }
+  }
+  return { metadata, data };
+}
+
+/** A JSON value as a payload: sealed with the key, or plain `json/plain` without one. */
+export function encodeValue(value: unknown, key?: Buffer): JsonPayload {
+  const json = utf8(JSON.stringify(value));
+  const plain = encodePayload({ encoding: utf8('json/plain') }, json);
+  if (!key) return { metadata: { encoding: b64(utf8('json/plain')) }, data: b64(json) };
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const sealed = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+  return {
+    metadata: { encoding: b64(utf8(ENCRYPTED)), 'encryption-key-id': b64(utf8(KEY_ID)) },
+    data: b64(sealed),
+  };
+}
+
+/** A payload back to its JSON value (opened with the key when sealed). */
+export function decodeValue(payload: JsonPayload, key?: Buffer): unknown {
+  const encoding = payload.metadata?.encoding
+    ? Buffer.from(payload.metadata.encoding, 'base64').toString('utf8')
+    : '';
+  let data: Buffer = Buffer.from(payload.data ?? '', 'base64');
+  if (encoding === ENCRYPTED) {
+    if (!key) throw new Error('the job payload is encrypted: set the codec key in the credential');
+    const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12));
+    decipher.setAuthTag(data.subarray(data.length - 16));
+    const plain = Buffer.concat([decipher.update(data.subarray(12, data.length - 16)), decipher.final()]);
+    data = decodePayload(plain).data;
+  }
+  return data.length ? JSON.parse(data.toString('utf8')) : undefined;
+}

@@ -1,0 +1,45 @@
+import type { INodePropertyOptions } from 'n8n-workflow';
+
+/** Event types the marketplace sends (core: WEBHOOK_EVENT_TYPES), as node options; `*` = any. */
+export const EVENT_OPTIONS: INodePropertyOptions[] = [
+  { name: 'Any Event', value: '*', description: 'Every event, including types added later' },
+  { name: 'Order Refunded', value: 'v1:order.refund', description: 'A refund of an order (v1:order.refund)' },
+  {
+    name: 'Product Liked',
+    value: 'v1:product.like',
+    description: 'A buyer liked a listing (v1:product.like)',
+  },
+  {
+    name: 'Product Unliked',
+    value: 'v1:product.unlike',
+    description: 'A buyer removed a like (v1:product.unlike)',
+  },
+  {
+    name: 'Product Updated',
+    value: 'v1:product.updated',
+    description: 'A listing changed, e.g. its status (v1:product.updated)',
+  },
+  { name: 'Sale (New Order)', value: 'v1:order.new', description: 'An item was sold (v1:order.new)' },
+];
+
+/** Whether an event type is among the selected ones (`*` or an empty selection = every event). */
+export function eventMatches(selected: readonly string[], eventType: string): boolean {
+  if (selected.length === 0 || selected.includes('*')) return true;
+  return selected.includes(eventType);
+}
+
+/**
+ * The exact bytes received. n8n keeps them on `req.rawBody` (a Buffer) once the body has been read
+ * (`req.readRawBody()`, done before a version-1 node's webhook() runs); the signature is computed over
+ * those bytes, never over re-serialised JSON.
+ */
+export async function readRawBody(req: {
+  rawBody?: unknown;
+  readRawBody?: () => Promise<void>;
+}): Promise<Uint8Array | string | undefined> {
+  if (req.rawBody === undefined && typeof req.readRawBody === 'function') await req.readRawBody();
+  const raw = req.rawBody;
+  if (raw instanceof Uint8Array) return raw;
+  if (typeof raw === 'string') return raw;
+  return undefined;
+}

@@ -1,0 +1,65 @@
+// A mocked IExecuteFunctions for the Marketplace node: parameters per item, the node's credential, and
+// `helpers.httpRequestWithAuthentication` doing real HTTP to a simulator on 127.0.0.1 with the
+// credential's bearer key (what n8n's generic authenticate does), answering in n8n's full-response shape.
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+export interface MockOptions {
+  baseUrl: string;
+  apiKey: string;
+  continueOnFail?: boolean;
+  /** Rewrites an answer before the node sees it (e.g. to inject a 429). */
+  intercept?: (
+    call: number,
+    url: string,
+  ) => { statusCode: number; headers: Record<string, string>; body: string } | undefined;
+}
+
+export interface MockRun {
+  fns: IExecuteFunctions;
+  requests: { method: string; url: string; headers: Record<string, string> }[];
+}
+
+type Params = Record<string, unknown>;
+
+export function mockExecute(items: Params[], opts: MockOptions): MockRun {
+  const requests: MockRun['requests'] = [];
+  const input: INodeExecutionData[] = items.map(() => ({ json: {} }));
+  const node = {
+    id: 'node-1',
+    name: 'Marketplace',
+    type: '@selling-kit/n8n-nodes-marketplace.marketplace',
+    typeVersion: 1,
+    position: [0, 0] as [number, number],
+    parameters: {},
+  };
+  const fns = {
+    getInputData: () => input,
+    getNode: () => node,
+    continueOnFail: () => opts.continueOnFail ?? false,
+    getCredentials: async () => ({ environment: 'custom', baseUrl: opts.baseUrl, apiKey: opts.apiKey }),
+    getNodeParameter(name: string, i: number, fallback?: unknown) {
+      const params = items[i] ?? {};
+      if (name in params) return params[name];
+      if (fallback !== undefined) return fallback;
+      throw new Error(`parameter "${name}" is not set for item ${i}`);
+    },
+    helpers: {
+      async httpRequestWithAuthentication(
+        this: unknown,
+        credentialType: string,
+        req: { method: string; url: string; headers?: Record<string, string>; body?: string },
+      ) {
+        if (credentialType !== 'marketplaceApi') throw new Error(`unexpected credential ${credentialType}`);
+        const headers = { ...req.headers, authorization: `Bearer ${opts.apiKey}` };
+        requests.push({ method: req.method, url: req.url, headers: req.headers ?? {} });
+        const injected = opts.intercept?.(requests.length, req.url);
+        if (injected) return injected;
+        const res = await fetch(req.url, { method: req.method, headers, body: req.body });
+        return { statusCode: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
+      },
+    },
+  };
+  return { fns: fns as unknown as IExecuteFunctions, requests };
+}
+
+export const jsonOf = (out: INodeExecutionData[][]) => out[0]!.map((i) => i.json as IDataObject);

