@@ -1,79 +1,34 @@
 // The Marketplace Bulk Job node against a real Temporal dev server (its HTTP API) and a real selling-kit
 // worker with the payload codec, listing into a simulator: start and wait, progress, sealed history,
 // and clear errors.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
-import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { AesGcmCodec, createWorker } from '@selling-kit/temporal-workflows';
 import { MarketplaceBulkJob } from '../nodes/MarketplaceBulkJob/MarketplaceBulkJob.node.ts';
+import {
+  FEED_HEADER as header,
+  feedRow as row,
+  startTemporalStack,
+  type TemporalStack,
+} from './helpers/temporal.mts';
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-
-let server: ChildProcess;
-let httpUrl: string;
+let stack: TemporalStack;
 let sim: RunningSimulator;
-let worker: Awaited<ReturnType<typeof createWorker>>;
-let running: Promise<void>;
-const key = randomBytes(32);
-const dir = mkdtempSync(join(tmpdir(), 'sk-bulknode-'));
-const taskQueue = 'n8n-bulk-node';
+let httpUrl: string;
+let taskQueue: string;
+let key: Buffer;
+let dir: string;
 
 beforeAll(async () => {
-  const bin = process.env.TEMPORAL_CLI_PATH;
-  if (!bin)
-    throw new Error('TEMPORAL_CLI_PATH is not set: source scripts/env.sh (scripts/setup.sh builds it)');
-  const [port, http, ui] = [await freePort(), await freePort(), await freePort()];
-  server = spawn(
-    bin,
-    [
-      ...['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port), '--http-port', String(http)],
-      ...['--ui-port', String(ui), '--headless', '--log-level', 'error', '--db-filename', join(dir, 't.db')],
-      ...['SellingKitShop', 'SellingKitJobId', 'SellingKitOperation'].flatMap((n) => [
-        '--search-attribute',
-        `${n}=Keyword`,
-      ]),
-    ],
-    { stdio: 'ignore' },
-  );
-  httpUrl = `http://127.0.0.1:${http}`;
-  for (let i = 0; ; i++) {
-    const ok = await fetch(`${httpUrl}/api/v1/namespaces/default`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (i > 120) throw new Error('Temporal dev server did not start');
-    await new Promise((r) => setTimeout(r, 500));
-  }
   sim = await startSimulator({ demo: true, config: { fetchPictures: false } });
-  Runtime.install({ logger: new DefaultLogger('ERROR') });
-  worker = await createWorker({
-    address: `127.0.0.1:${port}`,
-    taskQueue,
-    credentials: (ref) => (ref === 'demo' ? { baseUrl: sim.url, apiKey: 'pak_demo_selling_kit' } : undefined),
-    codec: new AesGcmCodec(key),
-  });
-  running = worker.worker.run();
+  stack = await startTemporalStack({ demo: { baseUrl: sim.url, apiKey: 'pak_demo_selling_kit' } });
+  ({ httpUrl, taskQueue, key, dir } = stack);
 }, 180_000);
 
 afterAll(async () => {
-  worker?.worker.shutdown();
-  await running;
-  await worker?.close();
+  await stack?.stop();
   await sim?.close();
-  server?.kill('SIGTERM');
 }, 60_000);
 
 function mock(params: Record<string, unknown>, credentials: Record<string, unknown> = {}) {
@@ -114,11 +69,6 @@ function mock(params: Record<string, unknown>, credentials: Record<string, unkno
 }
 
 const node = new MarketplaceBulkJob();
-const header =
-  'sku,description,price_amount,price_currency,quantity,national_shipping_cost,pictures,department,product_type,condition,brand_name,country_code';
-const row = (sku: string) =>
-  `${sku},Vintage tee #nike,20.00,GBP,1,3.50,https://img.example/${sku}.png,menswear,tshirts,used_good,Nike,GB`;
-
 describe('Marketplace Bulk Job node', () => {
   it('starts a job through the HTTP API, waits, and returns the final counts; history holds no plaintext', async () => {
     const feed = join(dir, 'feed.csv');

@@ -3,7 +3,7 @@
 // and run over HTTP, the trigger receives the simulator's signed webhook deliveries, and a headless
 // Chromium checks the editor's node panel. One n8n for the whole file (~30 s to start).
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -23,9 +23,11 @@ import {
   type Execution,
   type N8nInstance,
 } from './harness.mts';
+import { FEED_HEADER, feedRow, startTemporalStack, type TemporalStack } from '../helpers/temporal.mts';
 import {
   ACTION,
   ACTION_TYPE,
+  BULK_TYPE,
   TRIGGER_TYPE,
   chain,
   webhookStart,
@@ -77,6 +79,7 @@ describe('n8n loads the packed package', () => {
     const names = nodes.map((n) => n.name);
     expect(names).toContain(TRIGGER_TYPE);
     expect(names).toContain(ACTION_TYPE);
+    expect(names).toContain(BULK_TYPE);
     const credentials = await fetch(`${n8n!.url}/types/credentials.json`, {
       headers: { cookie: await sessionCookie() },
     }).then((r) => r.json() as Promise<{ name: string }[]>);
@@ -235,6 +238,89 @@ describe('Marketplace node against the simulator (workflows run over HTTP)', () 
       const failedExecution = await lastExecution(strict.id);
       expect(failedExecution.status).toBe('error');
       expect(JSON.stringify(failedExecution.data?.resultData?.error ?? {})).toContain(missing);
+    },
+    TEST_MS,
+  );
+});
+
+describe('Marketplace Bulk Job node against a real Temporal server', () => {
+  let stack: TemporalStack;
+
+  beforeAll(async () => {
+    stack = await startTemporalStack({ demo: { baseUrl: sim!.url, apiKey: DEMO.apiKey } });
+  }, TEST_MS);
+  afterAll(() => stack?.stop(), 60_000);
+
+  it(
+    'starts a job from a workflow, waits for it and returns its final counts; the listings exist',
+    async () => {
+      const feed = join(stack.dir, 'e2e-feed.csv');
+      const skus = ['E2E-BULK-1', 'E2E-BULK-2', 'E2E-BULK-3'];
+      writeFileSync(
+        feed,
+        [
+          FEED_HEADER,
+          ...skus.map((sku) => feedRow(sku, `${sim!.url}/demo-assets/tee-black.png`)),
+          'E2E-BULK-BAD,,',
+        ].join('\n') + '\n',
+      );
+      const credential = await client.createCredential('Selling-kit jobs (e2e)', 'marketplaceTemporalApi', {
+        url: stack.httpUrl,
+        namespace: 'default',
+        taskQueue: stack.taskQueue,
+        codecKey: stack.key.toString('base64'),
+        reportDir: join(stack.dir, 'reports'),
+        apiKey: '',
+      });
+      const path = `e2e-${randomUUID()}`;
+      const jobId = `e2e-${randomUUID().slice(0, 8)}`;
+      const id = await client.createWorkflow(
+        chain('e2e: bulk job', [
+          webhookStart(path),
+          {
+            name: 'Bulk Job',
+            type: BULK_TYPE,
+            parameters: {
+              operation: 'start',
+              feed,
+              format: 'csv',
+              shops: 'demo',
+              jobOperation: 'create',
+              jobId,
+              wait: true,
+              maxWaitMinutes: 5,
+            },
+            credentials: { marketplaceTemporalApi: credential },
+          },
+        ]),
+      );
+      await client.activate(id);
+      await waitForPostWebhook(`${n8n!.url}/webhook/${path}`);
+      const res = await fetch(`${n8n!.url}/webhook/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+        signal: AbortSignal.timeout(180_000),
+      });
+      expect(res.status).toBe(200);
+      const execution = await waitFor(
+        'the finished execution',
+        async () =>
+          (await client.executions(id)).find(
+            (e) => e.finished || e.status === 'success' || e.status === 'error',
+          ),
+        120_000,
+      );
+      expect(execution.status).toBe('success');
+      expect(nodeOutput(execution, 'Bulk Job')[0]).toMatchObject({
+        jobId,
+        state: 'finished',
+        total: 4,
+        done: 3,
+        failed: 1,
+      });
+      const seller = sim!.world.sellers.get(DEMO.sellerId)!;
+      expect(skus.every((sku) => seller.skus.has(sku))).toBe(true);
     },
     TEST_MS,
   );

@@ -4,6 +4,7 @@ import { PACKAGE_NAME } from './harness.mts';
 
 export const TRIGGER_TYPE = `${PACKAGE_NAME}.marketplaceTrigger`;
 export const ACTION_TYPE = `${PACKAGE_NAME}.marketplace`;
+export const BULK_TYPE = `${PACKAGE_NAME}.marketplaceBulkJob`;
 
 type Credentials = Record<string, { id: string; name: string }>;
 

@@ -130,6 +130,50 @@ export function maxItems(this: IExecuteFunctions, i: number): number | undefined
     : (this.getNodeParameter('limit', i) as number);
 }
 
+/** Pages one Return All may read before giving up (at the largest page size, 100 000+ records). */
+export const MAX_PAGES = 1000;
+
+interface Pages<T> {
+  pages(): AsyncGenerator<{ data: T[] }, void, undefined>;
+}
+
+/**
+ * Every item of a cursor walk, or the first `max`, and always an end: the client stops on the last
+ * page and on a repeated cursor; here a page that brings nothing new also ends the walk (a service
+ * cycling through fresh cursors over the same items), and so does {@link MAX_PAGES}.
+ */
+export async function collect<T>(
+  this: IExecuteFunctions,
+  i: number,
+  iterator: Pages<T>,
+  keyOf: (item: T) => unknown,
+  max: number | undefined,
+): Promise<T[]> {
+  const out: T[] = [];
+  const seen = new Set<unknown>();
+  let pages = 0;
+  if (max !== undefined && max <= 0) return out;
+  for await (const page of iterator.pages()) {
+    let fresh = 0;
+    for (const item of page.data) {
+      const key = keyOf(item);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      fresh++;
+      out.push(item);
+      if (max !== undefined && out.length >= max) return out;
+    }
+    if (fresh === 0) return out;
+    if (++pages >= MAX_PAGES)
+      throw new NodeOperationError(
+        this.getNode(),
+        `Return All: stopped after ${MAX_PAGES} pages; narrow the filters or use a limit`,
+        { itemIndex: i },
+      );
+  }
+  return out;
+}
+
 export const CONDITIONS = ['brand_new', 'used_like_new', 'used_excellent', 'used_good', 'used_fair'];
 export const DEPARTMENTS = ['womenswear', 'menswear', 'kidswear', 'everything-else'];
 const title = (v: string) => v.replace(/[_-]/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());

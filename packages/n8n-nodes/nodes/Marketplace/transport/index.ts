@@ -2,7 +2,12 @@
 // n8n's credentials (and its OAuth2 refresh) do the auth; the client keeps the rest — local validation,
 // pacing by rate group, retries by the spec's rules (429s wait Retry-After with n8n's own sleep, capped),
 // typed errors. No timers, no globals: n8n's community-package rules.
-import { sleep, type IExecuteFunctions, type IHttpRequestMethods } from 'n8n-workflow';
+import {
+  sleep,
+  type IExecuteFunctions,
+  type IHttpRequestMethods,
+  type IHttpRequestOptions,
+} from 'n8n-workflow';
 import {
   SellingClient,
   TransportError,
@@ -43,6 +48,44 @@ function noAnswer(url: string, failure: unknown): TransportError {
   });
 }
 
+type HttpFailure = {
+  httpCode?: string | null;
+  cause?: { response?: { status?: number; headers?: unknown; data?: unknown } };
+  response?: { status?: number; headers?: unknown; data?: unknown };
+};
+
+function lowerCaseHeaders(headers: unknown): TransportResponse['headers'] {
+  if (!headers || typeof headers !== 'object') return {};
+  const out: TransportResponse['headers'] = {};
+  for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+    if (typeof value === 'string' || Array.isArray(value))
+      out[name.toLowerCase()] = value as string | string[];
+    else if (typeof value === 'number') out[name.toLowerCase()] = String(value);
+  }
+  return out;
+}
+
+/**
+ * The answer inside an error n8n threw for an HTTP status (a 401 that its OAuth2 refresh could not
+ * cure): handed back as a response so the client classifies it (code, error id) like any other.
+ */
+function answerOf(failure: unknown): TransportResponse | undefined {
+  if (!failure || typeof failure !== 'object') return undefined;
+  const f = failure as HttpFailure;
+  const response = f.cause?.response ?? f.response;
+  const status = response?.status ?? (f.httpCode ? Number(f.httpCode) : NaN);
+  if (!Number.isInteger(status) || status < 100) return undefined;
+  return { status, headers: lowerCaseHeaders(response?.headers), body: bodyText(response?.data) };
+}
+
+/**
+ * Which statuses n8n should throw instead of returning. For OAuth2 a 401 must throw: that is what
+ * makes n8n refresh the token (and store the rotated refresh token) and replay the request once.
+ */
+export function statusErrors(credentialType: CredentialType): IHttpRequestOptions['ignoreHttpStatusErrors'] {
+  return credentialType === 'marketplaceOAuth2Api' ? { ignore: true, except: [401] } : true;
+}
+
 export function n8nTransport(ctx: IExecuteFunctions, credentialType: CredentialType): Transport {
   return {
     async send(request): Promise<TransportResponse> {
@@ -60,14 +103,22 @@ export function n8nTransport(ctx: IExecuteFunctions, credentialType: CredentialT
           body: request.body,
           json: false,
           returnFullResponse: true,
-          ignoreHttpStatusErrors: true,
+          ignoreHttpStatusErrors: statusErrors(credentialType),
           timeout: request.timeoutMs,
         })) as FullResponse;
       } catch (error) {
         failure = error;
       }
-      if (!response) throw noAnswer(request.url, failure);
-      return { status: response.statusCode, headers: response.headers ?? {}, body: bodyText(response.body) };
+      if (!response) {
+        const answer = answerOf(failure);
+        if (answer) return answer;
+        throw noAnswer(request.url, failure);
+      }
+      return {
+        status: response.statusCode,
+        headers: lowerCaseHeaders(response.headers),
+        body: bodyText(response.body),
+      };
     },
   };
 }

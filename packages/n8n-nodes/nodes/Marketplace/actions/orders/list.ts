@@ -1,6 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { SellingClient } from '@selling-kit/api-client/client';
-import { compact, maxItems, returnAllFields } from '../common';
+import { collect, compact, maxItems, returnAllFields } from '../common';
+
+/** The service's largest orders page. */
+const PAGE_SIZE = 200;
 
 export const description: INodeProperties[] = [
   ...returnAllFields(1000),
@@ -23,7 +26,14 @@ export async function execute(
   client: SellingClient,
 ): Promise<IDataObject[]> {
   const filters = compact(this.getNodeParameter('filters', i, {}) as IDataObject);
-  return (await client.orders
-    .list(filters)
-    .toArray({ max: maxItems.call(this, i) })) as unknown as IDataObject[];
+  const max = maxItems.call(this, i);
+  const limit = Math.min(max ?? PAGE_SIZE, PAGE_SIZE);
+  const orders = await collect.call(
+    this,
+    i,
+    client.orders.list({ ...filters, limit }),
+    (o) => o.purchase_id,
+    max,
+  );
+  return orders as unknown as IDataObject[];
 }

@@ -1,6 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { SellingClient } from '@selling-kit/api-client/client';
-import { compact, maxItems, returnAllFields } from '../common';
+import { collect, compact, maxItems, returnAllFields } from '../common';
+
+/** The service's largest products page. */
+const PAGE_SIZE = 100;
 
 export const description: INodeProperties[] = [
   ...returnAllFields(1000),
@@ -45,6 +48,14 @@ export async function execute(
   client: SellingClient,
 ): Promise<IDataObject[]> {
   const filters = compact(this.getNodeParameter('filters', i, {}) as IDataObject);
-  const products = await client.products.list(filters).toArray({ max: maxItems.call(this, i) });
+  const max = maxItems.call(this, i);
+  const limit = Math.min(max ?? PAGE_SIZE, PAGE_SIZE);
+  const products = await collect.call(
+    this,
+    i,
+    client.products.list({ ...filters, limit }),
+    (p) => p.product_id,
+    max,
+  );
   return products as unknown as IDataObject[];
 }

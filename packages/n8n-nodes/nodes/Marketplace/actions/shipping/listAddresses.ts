@@ -1,13 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { SellingClient } from '@selling-kit/api-client/client';
+import { collect } from '../common';
 
 /** The seller's addresses (where parcels leave from). */
 export const description: INodeProperties[] = [];
 
 export async function execute(
   this: IExecuteFunctions,
-  _i: number,
+  i: number,
   client: SellingClient,
 ): Promise<IDataObject[]> {
-  return (await client.shop.listAddresses().toArray()) as unknown as IDataObject[];
+  const addresses = await collect.call(this, i, client.shop.listAddresses(), (a) => a.id, undefined);
+  return addresses as unknown as IDataObject[];
 }
