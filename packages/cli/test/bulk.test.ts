@@ -107,6 +107,20 @@ describe('selling-kit bulk', () => {
     expect(failed.json.map((r: { line: number }) => r.line).sort((a: number, b: number) => a - b)).toEqual(
       [...INVALID.keys(), ...REFUSED_BY_API].sort((a, b) => a - b),
     );
+    // A job id names one job and its report: reusing it is refused, nothing is sent again.
+    const again = await runCli(ctx, [
+      '--json',
+      'bulk',
+      EXAMPLE_FEED,
+      '--shop',
+      'shop-b',
+      '--op',
+      'create',
+      '--job-id',
+      summary.jobId,
+    ]);
+    expect(again.code).toBe(2);
+    expect(again.json.error.code).toBe('job_exists');
     const listed = await runCli(ctx, ['--json', 'jobs', 'list']);
     expect(listed.json).toEqual(
       expect.arrayContaining([

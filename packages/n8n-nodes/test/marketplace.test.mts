@@ -113,6 +113,26 @@ describe('products', () => {
     ).toMatchObject({ price_amount: '30.00' });
   });
 
+  it('full update by product ID and by slug: PUT on their paths', async () => {
+    const p = product('N8N-2');
+    const { m, out } = run([
+      {
+        ...listing('N8N-2'),
+        operation: 'update',
+        productKey: 'productId',
+        productId: p.productId,
+        priceAmount: '31.00',
+      },
+      { ...listing('N8N-2'), operation: 'update', productKey: 'slug', slug: p.slug, priceAmount: '32.00' },
+    ]);
+    expect((await out)[0]!.map((r) => r.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+    expect(m.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([
+      `PUT /api/v1/products/by-product-id/${p.productId}/`,
+      `PUT /api/v1/products/by-slug/${p.slug}/`,
+    ]);
+    expect(product('N8N-2').fields).toMatchObject({ price_amount: '32.00' });
+  });
+
   it('get many: a limit, or every page (and it ends)', async () => {
     const limited = jsonOf(
       await run([{ resource: 'products', operation: 'getAll', returnAll: false, limit: 2, filters: {} }]).out,

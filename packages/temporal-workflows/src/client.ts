@@ -46,6 +46,8 @@ export async function startBulkJob(
     return client.workflow.start(multiShopJobWorkflow, {
       taskQueue,
       workflowId: bulkWorkflowId(input.jobId),
+      // A job id names one job and its report: never run it twice.
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
       args: [input],
       typedSearchAttributes: [
         { key: JOB_ATTRIBUTE, value: input.jobId },
@@ -56,6 +58,7 @@ export async function startBulkJob(
   return client.workflow.start(bulkListingWorkflow, {
     taskQueue,
     workflowId: bulkWorkflowId(input.jobId),
+    workflowIdReusePolicy: 'REJECT_DUPLICATE',
     args: [input],
     typedSearchAttributes: jobSearchAttributes(input.shop.shopId, input.jobId, input.operation),
   });

@@ -5,7 +5,7 @@ import {
   type IExecuteFunctions,
   type INodeProperties,
 } from 'n8n-workflow';
-import type { ProductRef, SellingClient } from '@selling-kit/api-client/client';
+import type { PageIterator, ProductRef, SellingClient } from '@selling-kit/api-client/client';
 
 /** One operation: its fields and what it does for item `i`. */
 export interface OperationModule {
@@ -133,19 +133,15 @@ export function maxItems(this: IExecuteFunctions, i: number): number | undefined
 /** Pages one Return All may read before giving up (at the largest page size, 100 000+ records). */
 export const MAX_PAGES = 1000;
 
-interface Pages<T> {
-  pages(): AsyncGenerator<{ data: T[] }, void, undefined>;
-}
-
 /**
  * Every item of a cursor walk, or the first `max`, and always an end: the client stops on the last
  * page and on a repeated cursor; here a page that brings nothing new also ends the walk (a service
  * cycling through fresh cursors over the same items), and so does {@link MAX_PAGES}.
  */
 export async function collect<T>(
-  this: IExecuteFunctions,
+  ctx: IExecuteFunctions,
   i: number,
-  iterator: Pages<T>,
+  iterator: PageIterator<T>,
   keyOf: (item: T) => unknown,
   max: number | undefined,
 ): Promise<T[]> {
@@ -166,7 +162,7 @@ export async function collect<T>(
     if (fresh === 0) return out;
     if (++pages >= MAX_PAGES)
       throw new NodeOperationError(
-        this.getNode(),
+        ctx.getNode(),
         `Return All: stopped after ${MAX_PAGES} pages; narrow the filters or use a limit`,
         { itemIndex: i },
       );

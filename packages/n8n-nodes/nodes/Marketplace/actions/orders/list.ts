@@ -1,9 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { SellingClient } from '@selling-kit/api-client/client';
+import { ORDERS_PAGE_MAX, type SellingClient } from '@selling-kit/api-client/client';
 import { collect, compact, maxItems, returnAllFields } from '../common';
-
-/** The service's largest orders page. */
-const PAGE_SIZE = 200;
 
 export const description: INodeProperties[] = [
   ...returnAllFields(1000),
@@ -27,13 +24,7 @@ export async function execute(
 ): Promise<IDataObject[]> {
   const filters = compact(this.getNodeParameter('filters', i, {}) as IDataObject);
   const max = maxItems.call(this, i);
-  const limit = Math.min(max ?? PAGE_SIZE, PAGE_SIZE);
-  const orders = await collect.call(
-    this,
-    i,
-    client.orders.list({ ...filters, limit }),
-    (o) => o.purchase_id,
-    max,
-  );
+  const limit = Math.min(max ?? ORDERS_PAGE_MAX, ORDERS_PAGE_MAX);
+  const orders = await collect(this, i, client.orders.list({ ...filters, limit }), (o) => o.purchase_id, max);
   return orders as unknown as IDataObject[];
 }

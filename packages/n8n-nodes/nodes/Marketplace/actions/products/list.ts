@@ -1,9 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { SellingClient } from '@selling-kit/api-client/client';
+import { PRODUCTS_PAGE_MAX, type SellingClient } from '@selling-kit/api-client/client';
 import { collect, compact, maxItems, returnAllFields } from '../common';
-
-/** The service's largest products page. */
-const PAGE_SIZE = 100;
 
 export const description: INodeProperties[] = [
   ...returnAllFields(1000),
@@ -49,8 +46,8 @@ export async function execute(
 ): Promise<IDataObject[]> {
   const filters = compact(this.getNodeParameter('filters', i, {}) as IDataObject);
   const max = maxItems.call(this, i);
-  const limit = Math.min(max ?? PAGE_SIZE, PAGE_SIZE);
-  const products = await collect.call(
+  const limit = Math.min(max ?? PRODUCTS_PAGE_MAX, PRODUCTS_PAGE_MAX);
+  const products = await collect(
     this,
     i,
     client.products.list({ ...filters, limit }),

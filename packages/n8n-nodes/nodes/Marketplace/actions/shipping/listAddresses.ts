@@ -10,6 +10,6 @@ export async function execute(
   i: number,
   client: SellingClient,
 ): Promise<IDataObject[]> {
-  const addresses = await collect.call(this, i, client.shop.listAddresses(), (a) => a.id, undefined);
+  const addresses = await collect(this, i, client.shop.listAddresses(), (a) => a.id, undefined);
   return addresses as unknown as IDataObject[];
 }
