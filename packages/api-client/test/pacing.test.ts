@@ -3,6 +3,7 @@
 import fc from 'fast-check';
 import { SlidingWindowPacer, RATE_LIMITS, type PacingKey } from '../src/client/index.ts';
 import { json, scriptedClient } from './helpers/scripted.ts';
+import { RateLimitedError } from '../src/core/errors.ts';
 
 const key = (identity = 'shop-1', group: PacingKey['group'] = 'create_update', app?: string): PacingKey => ({
   identity,
@@ -162,6 +163,27 @@ describe('pacing in the pipeline', () => {
     const pacer = (t.client as unknown as { ctx: { requester: { config: { pacer: SlidingWindowPacer } } } })
       .ctx.requester.config.pacer;
     expect(pacer.effectiveLimit(t.client.credential!.identity, 'general', t.clock.time)).toBe(5);
+  });
+
+  it('a group paused longer than a call may wait fails at once as a rate limit with its wait, unsent', async () => {
+    const t = scriptedClient(
+      [json(429, { message: 'x', code: 'too_many_requests', group: 'general', retry_after_ms: 90_000 })],
+      { retry: { maxRetryAfterMs: 30_000 }, totalTimeoutMs: 20_000 },
+      json(200, { id: 1, username: 'a', country_code: 'GB' }),
+    );
+    await expect(t.client.shop.get()).rejects.toMatchObject({
+      name: 'RateLimitedError',
+      retryAfterMs: 90_000,
+    });
+    const sent = t.transport.requests.length;
+    const next = await t.client.shop.get().catch((e: unknown) => e);
+    expect(next).toBeInstanceOf(RateLimitedError);
+    expect(next).toMatchObject({ code: 'too_many_requests', group: 'general', status: undefined });
+    expect((next as RateLimitedError).retryAfterMs).toBeGreaterThan(80_000);
+    expect((next as Error).message).toMatch(
+      /was not sent: the general allowance .* paused for another \d+ s/,
+    );
+    expect(t.transport.requests.length).toBe(sent);
   });
 
   it('withAuth / forSeller clients share one pacer (one app-wide budget)', async () => {

@@ -219,7 +219,20 @@ export class Requester {
           const acquired = cfg.pacer!.acquire(pacingKey, cfg.now());
           const waitMs = typeof acquired === 'number' ? acquired : await acquired;
           if (waitMs <= 0) break;
-          if (waitMs >= remaining()) fail(deadlineError());
+          // Longer than this call may wait (a window used up, or paused after a 429 with a long
+          // Retry-After): say so as a rate limit with its wait, not as a timeout. Nothing was sent.
+          if (waitMs >= remaining())
+            fail(
+              lastError ??
+                new RateLimitedError({
+                  code: 'too_many_requests',
+                  message: `${op.id} was not sent: the ${pacingKey.group} allowance of this credential is used up or paused for another ${Math.ceil(waitMs / 1000)} s, longer than the call may wait`,
+                  retryAfterMs: waitMs,
+                  group: pacingKey.group,
+                  operationId: op.id,
+                  requestId,
+                }),
+            );
           log?.({ type: 'pacing', level: 'debug', ...base, group: pacingKey.group, waitMs });
           await sleepOrFail(waitMs);
         }
