@@ -59,8 +59,9 @@ describe('retry under each fault mode', () => {
   });
 
   it('latency beyond the per-attempt limit: the attempt times out and is retried', async () => {
-    shop.fault({ type: 'latency', operationId: 'shop.get', count: 1, latencyMs: 1000 });
-    const client = shop.clientWith({ retry: retryOptions, timeoutMs: 150 });
+    // The limit leaves a plain answer plenty of room on a loaded machine; only the delayed one exceeds it.
+    shop.fault({ type: 'latency', operationId: 'shop.get', count: 1, latencyMs: 4000 });
+    const client = shop.clientWith({ retry: retryOptions, timeoutMs: 1500 });
     await expect(client.shop.get()).resolves.toMatchObject({ id: shop.sellerId });
     const transportErrors = shop.events.filter(
       (e) => e.type === 'transport_error' && e.requestId === lastRequestId(),
