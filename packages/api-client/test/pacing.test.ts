@@ -186,6 +186,33 @@ describe('pacing in the pipeline', () => {
     expect(t.transport.requests.length).toBe(sent);
   });
 
+  it('a credential that fails before sending does not hold its pacing slot forever', async () => {
+    let calls = 0;
+    const auth = {
+      identity: 'seller:flaky',
+      authorization: async () => {
+        if (calls++ === 0) throw new Error('token store unavailable');
+        return 'Bearer pat_ok_0123456789';
+      },
+      secrets: () => [],
+    };
+    const t = scriptedClient(
+      [],
+      {
+        apiKey: undefined,
+        auth,
+        pacing: { allowances: { general: { limit: 1, windowMs: 60_000 } }, marginMs: 0, marginRatio: 0 },
+      },
+      json(200, { id: 1, username: 'a', country_code: 'GB' }),
+    );
+    await expect(t.client.shop.get()).rejects.toThrow('token store unavailable');
+    await expect(t.client.shop.get()).resolves.toMatchObject({ id: 1 });
+    // The slot counts as used for one window (the pacer cannot know nothing was sent), then is free:
+    // not held in flight for good, which would starve the credential's allowance.
+    expect(t.clock.sleeps).toEqual([60_000]);
+    expect(t.transport.requests).toHaveLength(1);
+  });
+
   it('withAuth / forSeller clients share one pacer (one app-wide budget)', async () => {
     const t = scriptedClient(
       [],

@@ -211,8 +211,6 @@ export class Requester {
       if (signal?.aborted) fail(new RequestAbortedError(undefined, signal.reason));
       attempt++;
 
-      const authorization = op.auth === 'bearer' && auth ? await auth.authorization() : undefined;
-
       // Pacing: wait for a free slot in the credential's window for this group (and the app's).
       if (pacingKey) {
         for (;;) {
@@ -238,6 +236,15 @@ export class Requester {
         }
       }
 
+      // Read after the pacing wait: a token refreshed meanwhile is the one sent. A failure here (a
+      // seller to re-authorise) gives the slot just taken back before it surfaces.
+      let authorization: string | undefined;
+      try {
+        authorization = op.auth === 'bearer' && auth ? await auth.authorization() : undefined;
+      } catch (e) {
+        if (pacingKey) await this.release(pacingKey);
+        throw e;
+      }
       const headers: Record<string, string> = {
         accept: 'application/json',
         ...cfg.headers,
@@ -247,7 +254,10 @@ export class Requester {
       if (contentType) headers['content-type'] = contentType;
       if (authorization) headers.authorization = authorization;
       const attemptTimeout = Math.min(options.timeoutMs ?? cfg.timeoutMs, remaining());
-      if (attemptTimeout <= 0) fail(deadlineError());
+      if (attemptTimeout <= 0) {
+        if (pacingKey) await this.release(pacingKey);
+        fail(deadlineError());
+      }
 
       log?.({
         type: 'request',
