@@ -32,13 +32,16 @@ export function readShops(config: CliConfig): Record<string, ShopCredential> {
   }
 }
 
-export async function saveShop(config: CliConfig, shopId: string, credential: ShopCredential): Promise<void> {
-  const shops = { ...readShops(config), [shopId]: credential };
+/** Writes every shop at once: temp file (mode 0600) + rename, so a crash never leaves half a file. */
+export async function writeShops(config: CliConfig, shops: Record<string, ShopCredential>): Promise<void> {
   mkdirSync(dirname(config.credentialsFile), { recursive: true });
   const tmp = `${config.credentialsFile}.${randomBytes(4).toString('hex')}.tmp`;
   await writeFile(tmp, JSON.stringify(shops, null, 2) + '\n', { mode: 0o600 });
   await rename(tmp, config.credentialsFile);
 }
+
+export const saveShop = (config: CliConfig, shopId: string, credential: ShopCredential): Promise<void> =>
+  writeShops(config, { ...readShops(config), [shopId]: credential });
 
 export const codecKey = (config: CliConfig) => loadCodecKey(config.keyFile);
 

@@ -1,11 +1,12 @@
 // Base-URL presets shared by the credentials: the local simulator, and the service's staging and
 // production hosts from its public reference.
 import type { INodeProperties } from 'n8n-workflow';
+import { PRODUCTION_BASE_URL, STAGING_BASE_URL } from '@selling-kit/api-client/core';
 
 export const BASE_URLS = {
   simulator: 'http://127.0.0.1:4010',
-  staging: 'https://partnerapi-staging.depop.com',
-  production: 'https://partnerapi.depop.com',
+  staging: STAGING_BASE_URL,
+  production: PRODUCTION_BASE_URL,
 } as const;
 
 export const environmentProperties: INodeProperties[] = [

@@ -1,14 +1,13 @@
 // `selling-kit shops add|list|remove`: API-key shops (direct partners). Keys are checked against the API
 // when added, stored in credentials.json (mode 0600) for the worker, and only ever shown masked.
 import type { Command } from 'commander';
-import { rename, writeFile } from 'node:fs/promises';
 import { action, type Context } from '../context.ts';
 import { baseUrlFrom } from '../config.ts';
 import { CliError, EXIT } from '../errors.ts';
 import { table } from '../output.ts';
 import { checkShopCredential } from '../preflight.ts';
 import { readSecret } from '../secrets.ts';
-import { mask, readShops, saveShop } from '../stores.ts';
+import { mask, readShops, saveShop, writeShops } from '../stores.ts';
 
 const SHOP_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -45,9 +44,7 @@ async function remove({ config, out }: Context, shopId: string): Promise<void> {
   const shops = readShops(config);
   if (!shops[shopId]) throw new CliError('unknown_shop', `unknown shop "${shopId}"`, EXIT.notFound);
   delete shops[shopId];
-  const tmp = `${config.credentialsFile}.tmp`;
-  await writeFile(tmp, JSON.stringify(shops, null, 2) + '\n', { mode: 0o600 });
-  await rename(tmp, config.credentialsFile);
+  await writeShops(config, shops);
   out.result({ shopId, removed: true }, () => `shop ${shopId} removed`);
 }
 
