@@ -17,6 +17,8 @@ export const EXIT = {
   credentials: 6,
   /** The job was cancelled or failed as a whole. */
   jobStopped: 7,
+  /** The job is running, but no worker polls its task queue (or none answered within seconds). */
+  noWorker: 8,
   /** Interrupted by Ctrl-C (the job goes on in Temporal). */
   interrupted: 130,
 } as const;

@@ -2,12 +2,12 @@
 import { existsSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import {
   bulkWorkflowId,
-  getProgress,
-  readFeedChunk,
+  checkFeedFile,
   readReport,
+  redactSource,
   reportPath,
   type BulkOperation,
   type BulkProgress,
@@ -16,6 +16,15 @@ import {
 } from '@selling-kit/temporal-workflows';
 import type { CliConfig } from './config.ts';
 import { CliError, EXIT } from './errors.ts';
+import { checkFeedUrl } from './preflight.ts';
+import {
+  closedProgress,
+  describeJob,
+  hasFigures,
+  liveProgress,
+  NoWorkerError,
+  type JobView,
+} from './job-progress.ts';
 import { duration, type Output } from './output.ts';
 
 /** The CLI's operation names (kebab-case, as typed) → the workflow's. */
@@ -36,6 +45,8 @@ export function newJobId(now = new Date()): string {
 /** A feed file or URL named on the command line, checked before anything starts. */
 export function feedRef(file: string, format?: string): FeedRef {
   const isUrl = /^https?:\/\//i.test(file);
+  if (isUrl && !URL.canParse(file))
+    throw new CliError('feed_url_invalid', `not a valid feed URL: ${redactSource(file)}`, EXIT.usage);
   const path = isUrl ? file : resolve(file);
   if (!isUrl && !existsSync(path))
     throw new CliError('feed_not_found', `feed file not found: ${path}`, EXIT.usage);
@@ -44,7 +55,7 @@ export function feedRef(file: string, format?: string): FeedRef {
   if (!['csv', 'json', 'ndjson'].includes(chosen))
     throw new CliError(
       'feed_format',
-      `cannot tell the feed's format from "${file}": use --format csv|json|ndjson`,
+      `cannot tell the feed's format from "${redactSource(path)}": use --format csv|json|ndjson`,
       EXIT.usage,
     );
   return { path, format: chosen };
@@ -53,18 +64,27 @@ export function feedRef(file: string, format?: string): FeedRef {
 export interface FeedCheck {
   total: number;
   valid: number;
-  invalid: ItemResult[];
+  invalid: number;
 }
 
 /**
- * Reads a local feed once with the worker's own reader and rules: a file that cannot be parsed stops
- * here (nothing started, nothing half-done); invalid items are counted (the job reports them, too).
+ * Checks a feed before a job starts. A URL must answer 2xx (unless `url: false`: `bulk --no-check`); the
+ * worker reads it. A local feed is read once with the worker's own reader and rules: a file that cannot
+ * be parsed or is not text stops here (nothing started, nothing half-done); invalid items are counted
+ * (the job reports them, too).
  */
-export async function checkFeed(feed: FeedRef, operation: BulkOperation): Promise<FeedCheck | undefined> {
-  if (/^https?:\/\//i.test(feed.path)) return undefined; // read by the worker, chunk by chunk
+export async function checkFeed(
+  feed: FeedRef,
+  operation: BulkOperation,
+  opts: { url?: boolean } = {},
+): Promise<FeedCheck | undefined> {
+  if (/^https?:\/\//i.test(feed.path)) {
+    if (opts.url !== false) await checkFeedUrl(feed.path);
+    return undefined;
+  }
   try {
-    const chunk = await readFeedChunk(feed, 0, Number.MAX_SAFE_INTEGER, operation);
-    return { total: chunk.total, valid: chunk.items.length, invalid: chunk.invalid };
+    const checked = await checkFeedFile(feed, operation);
+    return { total: checked.total, valid: checked.valid, invalid: checked.invalid.length };
   } catch (e) {
     throw new CliError('feed_unreadable', (e as Error).message, EXIT.usage);
   }
@@ -74,11 +94,14 @@ export interface JobSummary {
   jobId: string;
   state: string;
   reason?: string;
-  total: number;
+  /** Items in the feed; null when unknown (a job that failed or was terminated, no figures). */
+  total: number | null;
   ok: number;
   failed: number;
   invalid: number;
   cancelled: number;
+  /** Creates in doubt when the job was cancelled: they may or may not exist (see the report). */
+  unknown: number;
   report: string;
   ui: string;
 }
@@ -87,23 +110,35 @@ export function jobUiUrl(config: CliConfig, jobId: string): string {
   return `${config.uiUrl}/namespaces/${config.namespace}/workflows/${encodeURIComponent(bulkWorkflowId(jobId))}`;
 }
 
-export async function summarize(
-  config: CliConfig,
-  jobId: string,
-  progress: BulkProgress,
-): Promise<JobSummary> {
+type Counts = Record<ItemResult['status'], number>;
+
+async function reportCounts(config: CliConfig, jobId: string): Promise<{ lines: number; counts: Counts }> {
   const items = await readReport(config.reportDir, jobId);
-  const count = (s: ItemResult['status']) => items.filter((i) => i.status === s).length;
+  const counts: Counts = { ok: 0, failed: 0, invalid: 0, cancelled: 0, unknown: 0 };
+  for (const i of items) counts[i.status] = (counts[i.status] ?? 0) + 1;
+  return { lines: items.length, counts };
+}
+
+/** The report's figures so far, for people ("120 ok, 2 failed, … in the report"), or undefined if empty. */
+export async function reportSoFar(config: CliConfig, jobId: string): Promise<string | undefined> {
+  const { lines, counts: c } = await reportCounts(config, jobId);
+  if (lines === 0) return undefined;
+  return `${c.ok} ok, ${c.failed} failed, ${c.invalid} invalid, ${c.cancelled} cancelled${c.unknown ? `, ${c.unknown} unknown` : ''} in the report`;
+}
+
+export async function summarize(config: CliConfig, jobId: string, progress: JobView): Promise<JobSummary> {
+  const { counts } = await reportCounts(config, jobId);
   const single = reportPath(config.reportDir, jobId);
   return {
     jobId,
     state: progress.state,
     ...(progress.reason ? { reason: progress.reason } : {}),
-    total: progress.total,
-    ok: count('ok'),
-    failed: count('failed'),
-    invalid: count('invalid'),
-    cancelled: count('cancelled'),
+    total: progress.total ?? null,
+    ok: counts.ok,
+    failed: counts.failed,
+    invalid: counts.invalid,
+    cancelled: counts.cancelled,
+    unknown: counts.unknown,
     report: progress.shops ? single.replace(/\.ndjson$/, '/') : single,
     ui: jobUiUrl(config, jobId),
   };
@@ -111,45 +146,38 @@ export async function summarize(
 
 export function exitCodeOf(summary: JobSummary): number {
   if (summary.state !== 'finished') return EXIT.jobStopped;
-  return summary.failed + summary.invalid > 0 ? EXIT.itemsFailed : EXIT.ok;
+  return summary.failed + summary.invalid + summary.unknown > 0 ? EXIT.itemsFailed : EXIT.ok;
 }
 
 export function summaryLines(s: JobSummary): string[] {
   return [
-    `job ${s.jobId} ${s.state}${s.reason ? ` (${s.reason})` : ''}: ${s.ok} ok, ${s.failed} failed, ${s.invalid} invalid, ${s.cancelled} cancelled of ${s.total}`,
+    `job ${s.jobId} ${s.state}${s.reason ? ` (${s.reason})` : ''}: ${s.ok} ok, ${s.failed} failed, ${s.invalid} invalid, ${s.cancelled} cancelled${s.unknown ? `, ${s.unknown} unknown` : ''}${s.total === null ? '' : ` of ${s.total}`}`,
     `report:      ${s.report}`,
     `Temporal UI: ${s.ui}`,
   ];
 }
 
-/** The job's progress, or a clear "no such job". */
-export async function progressOf(client: Client, jobId: string): Promise<BulkProgress> {
-  try {
-    return await getProgress(client, jobId);
-  } catch (e) {
-    if (e instanceof WorkflowNotFoundError || /not found/i.test((e as Error).message))
-      throw new CliError(
-        'job_not_found',
-        `no job "${jobId}"`,
-        EXIT.notFound,
-        'list jobs with `selling-kit jobs list`',
-      );
-    throw e;
-  }
-}
-
 /**
  * Follows a job until it ends: a progress bar on a terminal, a line every few seconds otherwise, nothing
- * with --json. Ctrl-C stops watching only; the job goes on in Temporal.
+ * with --json. A job already closed gives its final state at once; a running one that no worker answers
+ * for is a one-line error (exit 8); a worker that goes away while watching is waited for, with a note.
+ * Ctrl-C stops watching only; the job goes on in Temporal.
  */
 export async function watchJob(
   client: Client,
+  config: CliConfig,
   jobId: string,
   out: Output,
   opts: { pollMs?: number; expectedTotal?: number } = {},
-): Promise<BulkProgress> {
+): Promise<JobView> {
   const pollMs = opts.pollMs ?? 500;
   const handle = client.workflow.getHandle(bulkWorkflowId(jobId));
+  const desc = await describeJob(client, jobId);
+  if (desc.status.name !== 'RUNNING') return closedProgress(client, jobId, desc);
+  const start = await liveProgress(client, jobId, desc.taskQueue);
+  if (!start.progress)
+    throw new NoWorkerError(jobId, desc.taskQueue, start.polling, await reportSoFar(config, jobId));
+  let progress: BulkProgress = start.progress;
   const tty = Boolean(process.stderr.isTTY);
   const bar = out.json
     ? undefined
@@ -157,7 +185,7 @@ export async function watchJob(
         {
           stream: process.stderr,
           format:
-            '{bar} {value}/{total} | ok {ok} | failed {failed} | {speed} items/s | ETA {etaText} | {state}',
+            '{bar} {value}/{total} | ok {ok} | failed {failed} | cancelled {cancelled} | {speed} items/s | ETA {etaText} | {state}',
           noTTYOutput: !tty,
           notTTYSchedule: 2000,
           hideCursor: tty,
@@ -169,9 +197,10 @@ export async function watchJob(
   const onSigint = () => void (interrupted = true);
   process.once('SIGINT', onSigint);
   let first: { at: number; n: number } | undefined;
+  let silent = false;
   try {
-    let progress = await progressOf(client, jobId);
-    bar?.start(Math.max(progress.total || (opts.expectedTotal ?? 0), 1), 0, fields(progress, 0));
+    const total = (p: BulkProgress) => Math.max(p.total || (opts.expectedTotal ?? 0), 1);
+    bar?.start(total(progress), 0, fields(progress, 0));
     for (;;) {
       if (interrupted)
         throw new CliError(
@@ -182,39 +211,46 @@ export async function watchJob(
         );
       // The execution's status decides when it is over; the query only feeds the bar.
       const { status } = await handle.describe();
-      if (status.name !== 'RUNNING') break;
-      progress = await progressOf(client, jobId).catch(() => progress);
-      const handled = progress.done + progress.failed;
+      if (status.name !== 'RUNNING') {
+        // The workflow's result is the final word; a failed or terminated execution has none.
+        const final = await closedProgress(client, jobId, { status }, progress);
+        if (hasFigures(final)) bar?.update(handledOf(final), fields(final, 0));
+        return final;
+      }
+      const live = await liveProgress(client, jobId, desc.taskQueue).catch(() => ({ polling: true }));
+      if ('progress' in live && live.progress) {
+        progress = live.progress;
+        silent = false;
+      } else if (!silent) {
+        silent = true;
+        out.info(
+          `\nno worker answers on task queue ${desc.taskQueue}: waiting for one (start it with \`selling-kit worker\`)`,
+        );
+      }
       // Items per second since watching began: a paced job moves in windows, so a short average
-      // would swing between a burst and zero.
-      first ??= { at: Date.now(), n: handled };
+      // would swing between a burst and zero. Cancelled items were never sent: not counted.
+      const sent = progress.done + progress.failed;
+      first ??= { at: Date.now(), n: sent };
       const speed =
-        Date.now() > first.at ? ((handled - first.n) * 1000) / Math.max(1, Date.now() - first.at) : 0;
-      bar?.setTotal(Math.max(progress.total || (opts.expectedTotal ?? 0), 1));
-      bar?.update(handled, fields(progress, speed));
+        Date.now() > first.at ? ((sent - first.n) * 1000) / Math.max(1, Date.now() - first.at) : 0;
+      bar?.setTotal(total(progress));
+      bar?.update(handledOf(progress), fields(progress, speed));
       await new Promise((r) => setTimeout(r, pollMs));
     }
-    // The workflow's result is the final word; a failed or terminated execution has none.
-    const final = await handle.result().then(
-      (r) => r as BulkProgress,
-      (e: Error) => ({
-        ...progress,
-        state: 'failed' as const,
-        reason: e.cause instanceof Error ? e.cause.message : e.message,
-      }),
-    );
-    bar?.update(final.done + final.failed, fields(final, 0));
-    return final;
   } finally {
     process.removeListener('SIGINT', onSigint);
     bar?.stop();
   }
 }
 
+/** Items with an outcome: done, failed or cancelled (older workflows' results have no `cancelled`). */
+const handledOf = (p: BulkProgress) => p.done + p.failed + (p.cancelled ?? 0);
+
 function fields(p: BulkProgress, speed: number) {
   return {
     ok: p.done,
     failed: p.failed,
+    cancelled: p.cancelled ?? 0,
     speed: speed.toFixed(1),
     etaText: p.state === 'running' ? duration(p.etaMs) : '-',
     state: p.reason ? `${p.state} (${p.reason})` : p.state,

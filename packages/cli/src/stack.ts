@@ -71,6 +71,8 @@ export async function startTemporalDevServer(opts: {
       ...['--ip', host ?? '127.0.0.1', '--port', port ?? '7233', '--ui-port', String(opts.uiPort)],
       ...(opts.codecEndpoint ? ['--ui-codec-endpoint', opts.codecEndpoint] : []),
       ...['--log-level', 'warn'],
+      // Update-with-start, which the lanes and the app budget use (on by default in recent servers).
+      ...['--dynamic-config-value', 'frontend.enableExecuteMultiOperation=true'],
       ...SEARCH_ATTRIBUTES.flatMap((n) => ['--search-attribute', `${n}=Keyword`]),
     ],
     { stdio: ['ignore', log, log], detached: false },

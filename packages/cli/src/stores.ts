@@ -4,7 +4,14 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
-import { createFileTokenStore, loadCodecKey, type Credential } from '@selling-kit/temporal-workflows';
+import {
+  CodecKeyError,
+  createFileTokenStore,
+  loadCodecKey,
+  tokenStoreKeys,
+  type CodecKeyring,
+  type Credential,
+} from '@selling-kit/temporal-workflows';
 import type { CliConfig } from './config.ts';
 import { CliError, EXIT } from './errors.ts';
 
@@ -43,10 +50,30 @@ export async function writeShops(config: CliConfig, shops: Record<string, ShopCr
 export const saveShop = (config: CliConfig, shopId: string, credential: ShopCredential): Promise<void> =>
   writeShops(config, { ...readShops(config), [shopId]: credential });
 
-export const codecKey = (config: CliConfig) => loadCodecKey(config.keyFile);
+/**
+ * The codec keyring (SELLING_KIT_CODEC_KEY, else the key file). Only the local dev stack passes
+ * `create` (a key for this machine); anything else fails without a key rather than mint one the worker
+ * does not have (its jobs could never be read).
+ */
+export function codecKey(config: CliConfig, options: { create?: boolean } = {}): CodecKeyring {
+  try {
+    return loadCodecKey(config.keyFile, options);
+  } catch (e) {
+    if (!(e instanceof CodecKeyError)) throw e;
+    throw new CliError(
+      e.code,
+      e.message,
+      EXIT.usage,
+      e.code === 'codec_key_missing'
+        ? "use the worker's key; on this machine alone, `selling-kit dev` generates one; SELLING_KIT_CODEC=0 turns encryption off (worker and CLI alike)"
+        : undefined,
+    );
+  }
+}
 
+/** The sealed token store, with its own key derived from the codec key (codec.ts tokenStoreKeys). */
 export const tokenStore = (config: CliConfig) =>
-  createFileTokenStore(config.tokenStoreFile, codecKey(config));
+  createFileTokenStore(config.tokenStoreFile, tokenStoreKeys(codecKey(config)));
 
 /** Known sellers (OAuth), without reading a token unless the store already exists. */
 export function sellerRefs(config: CliConfig): string[] {

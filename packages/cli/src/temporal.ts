@@ -1,6 +1,7 @@
-// A Temporal client with the same payload codec as the worker, or a clear "unreachable" error.
+// A Temporal client with the same data converter as the worker (payload codec, failure messages through
+// it), or a clear "unreachable" / "no codec key" error.
 import { Client, Connection } from '@temporalio/client';
-import { AesGcmCodec } from '@selling-kit/temporal-workflows';
+import { AesGcmCodec, dataConverter } from '@selling-kit/temporal-workflows';
 import type { CliConfig } from './config.ts';
 import { CliError, EXIT } from './errors.ts';
 import { codecKey } from './stores.ts';
@@ -11,6 +12,8 @@ export interface TemporalSession {
 }
 
 export async function connectTemporal(config: CliConfig): Promise<TemporalSession> {
+  // The key first: without it nothing this client starts could be read by the worker.
+  const codec = config.codec ? new AesGcmCodec(codecKey(config)) : undefined;
   let connection: Connection;
   try {
     connection = await Connection.connect({ address: config.temporalAddress, connectTimeout: '4s' });
@@ -22,8 +25,7 @@ export async function connectTemporal(config: CliConfig): Promise<TemporalSessio
       'start the embedded stack with `selling-kit dev`, or point TEMPORAL_ADDRESS / --temporal at your server',
     );
   }
-  const dataConverter = config.codec ? { payloadCodecs: [new AesGcmCodec(codecKey(config))] } : undefined;
-  const client = new Client({ connection, namespace: config.namespace, dataConverter });
+  const client = new Client({ connection, namespace: config.namespace, dataConverter: dataConverter(codec) });
   return { client, close: () => connection.close() };
 }
 

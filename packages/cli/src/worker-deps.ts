@@ -18,14 +18,8 @@ export function liveCredentials(
   };
 }
 
-/** The sealed token store; reopened from disk when a seller it does not know is asked for. */
-export function liveTokens(config: CliConfig): TokenStore {
-  let store = tokenStore(config);
-  return {
-    get(ref) {
-      if (!store.get(ref) && existsSync(config.tokenStoreFile)) store = tokenStore(config);
-      return store.get(ref);
-    },
-    set: (ref, tokens) => store.set(ref, tokens),
-  };
-}
+/**
+ * The sealed token store. It reads the file as it is now (a seller connected or logged in again with
+ * `auth login` while the worker runs is seen at once) and writes with compare-and-set under its lock.
+ */
+export const liveTokens = (config: CliConfig): TokenStore => tokenStore(config);

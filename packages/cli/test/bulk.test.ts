@@ -185,10 +185,26 @@ describe('selling-kit bulk', () => {
     const watched = await runCli(ctx, ['--json', 'jobs', 'watch', 'pause-test']);
     expect(watched.code).toBe(7);
     expect(watched.json).toMatchObject({ state: 'cancelled', total: 1000 });
-    expect(watched.json.ok + watched.json.cancelled).toBe(1000);
+    expect(watched.json.ok + watched.json.cancelled + watched.json.unknown).toBe(1000);
     expect(watched.json.cancelled).toBeGreaterThan(0);
     const report = await runCli(ctx, ['--json', 'jobs', 'report', 'pause-test']);
     expect(new Set(report.json.map((r: { line: number }) => r.line)).size).toBe(1000);
+    // `jobs status` shows the workflow's own figures: cancelled items as cancelled, not failed — as in
+    // the report (a create left in doubt by the cancel counts as cancelled, reported `unknown`).
+    const final = await runCli(ctx, ['--json', 'jobs', 'status', 'pause-test']);
+    expect(final.code).toBe(0);
+    const reported = (...s: string[]) =>
+      report.json.filter((r: { status: string }) => s.includes(r.status)).length;
+    expect(final.json).toMatchObject({
+      state: 'cancelled',
+      done: watched.json.ok,
+      failed: reported('failed', 'invalid'),
+      cancelled: reported('cancelled', 'unknown'),
+    });
+    const human = await runCli(ctx, ['jobs', 'status', 'pause-test']);
+    expect(human.stdout).toContain(
+      `done ${final.json.done}, failed ${final.json.failed}, cancelled ${final.json.cancelled}, pending`,
+    );
     const seller = sim.world.sellers.get(1001)!;
     expect([...seller.products.values()].filter((p) => p.sku?.startsWith('PR-'))).toHaveLength(
       watched.json.ok,

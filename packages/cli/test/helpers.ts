@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 
 export const CLI = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 export const EXAMPLE_FEED = fileURLToPath(new URL('../../../examples/listings.csv', import.meta.url));
@@ -31,6 +31,8 @@ export function cliEnv(extra: NodeJS.ProcessEnv = {}): CliEnv {
       SELLING_KIT_HOME: home,
       TEMPORAL_ADDRESS: address,
       SELLING_KIT_TASK_QUEUE: taskQueue,
+      // The worker's key, as a real deployment gives it (only `selling-kit dev` mints one).
+      SELLING_KIT_CODEC_KEY: randomBytes(32).toString('base64'),
       ...extra,
     },
   };

@@ -1,6 +1,8 @@
 // Bad input: each a clear message, a specific exit code, and nothing started or lost. Also shops (masked
 // keys), --help with examples, and the OAuth loopback login.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { cliEnv, EXAMPLE_FEED, readLines, runCli, startCliWorker, type CliEnv } from './helpers.ts';
@@ -25,6 +27,12 @@ afterAll(async () => {
 }, 120_000);
 
 const products = () => [...sim.world.sellers.get(1001)!.products.values()];
+/** Characters a terminal would act on: controls other than newline and tab. */
+const unprintable = (text: string) =>
+  [...text].filter((ch) => {
+    const c = ch.codePointAt(0)!;
+    return (c < 0x20 && c !== 0x0a && c !== 0x09) || (c >= 0x7f && c <= 0x9f);
+  });
 
 describe('bad input', () => {
   it('a missing feed file: exit 2, the path named, nothing started', async () => {
@@ -43,6 +51,103 @@ describe('bad input', () => {
       message: expect.stringContaining('nope.csv'),
     });
     expect(r.stderr).toContain('feed file not found');
+  }, 240_000);
+
+  it('a feed URL that answers 404 or cannot be reached: exit 2 naming it without its secrets, nothing started', async () => {
+    const [header, first, second] = readFileSync(EXAMPLE_FEED, 'utf8').split('\n');
+    const csv = [header, first, second].map((l) => l!.replace('SK-DEMO-', 'URL-')).join('\n') + '\n';
+    // `/signed.csv` refuses HEAD as a presigned URL does (signed for GET only); the rest is 404.
+    const server = createServer((req, res) => {
+      if (req.url?.startsWith('/signed.csv') && req.method === 'GET') res.writeHead(200).end(csv);
+      else res.writeHead(req.url?.startsWith('/signed.csv') ? 403 : 404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const bulk = (url: string, jobId: string, ...more: string[]) =>
+        runCli(ctx, [
+          '--json',
+          'bulk',
+          url,
+          '--shop',
+          'shop-i',
+          '--op',
+          'create',
+          '--job-id',
+          jobId,
+          ...more,
+        ]);
+      const missing = await bulk(`${base}/missing.csv?X-Amz-Signature=s3cr3t#frag`, 'url-404', '--detach');
+      expect(missing.code).toBe(2);
+      expect(missing.json.error).toMatchObject({
+        code: 'feed_unavailable',
+        message: `the feed URL ${base}/missing.csv?… answered 404 Not Found`,
+      });
+      const closed = await bulk('http://127.0.0.1:1/feed.csv', 'url-closed', '--detach');
+      expect(closed.code).toBe(2);
+      expect(closed.json.error.message).toMatch(
+        /^the feed URL http:\/\/127\.0\.0\.1:1\/feed\.csv cannot be reached/,
+      );
+      // A user name and password are sent as the worker sends them (Basic), and never shown.
+      const userinfo = await bulk(`http://someone:pa55word@127.0.0.1:1/feed.csv`, 'url-user', '--detach');
+      expect(userinfo.code).toBe(2);
+      for (const r of [missing, closed, userinfo]) {
+        expect(r.stdout + r.stderr).not.toMatch(/s3cr3t|frag|someone|pa55word/);
+        // Nothing was started.
+        const id = r === missing ? 'url-404' : r === closed ? 'url-closed' : 'url-user';
+        expect((await runCli(ctx, ['--json', 'jobs', 'status', id])).code).toBe(4);
+      }
+      // A URL that refuses HEAD but serves GET is fine: the job runs.
+      const signed = await bulk(`${base}/signed.csv?sig=abc`, 'url-ok');
+      expect(signed.code).toBe(0);
+      expect(signed.json).toMatchObject({ state: 'finished', total: 2, ok: 2 });
+    } finally {
+      server.close();
+    }
+  }, 240_000);
+
+  it('a binary feed, or text the terminal would act on: escaped, short excerpts in the error (exit 2)', async () => {
+    // What a spreadsheet (.xlsx is a zip) saved as .csv starts with, and a terminal escape sequence.
+    const sheet = join(ctx.home, 'sheet.csv');
+    writeFileSync(
+      sheet,
+      Buffer.concat([
+        Buffer.from('PK\x03\x04\x14\x00\x06\x00\x08\x00\x1b[2J\x1b]0;pwned\x07', 'latin1'),
+        Buffer.from(Array.from({ length: 300 }, (_, i) => (i * 37) % 256)),
+      ]),
+    );
+    // Text, not binary, with an escape sequence the JSON reader quotes in its error.
+    const json = join(ctx.home, 'escape.json');
+    writeFileSync(json, `\x1b[2Jnot json ${'at all '.repeat(40)}\n`);
+    const before = products().length;
+    const binary = await runCli(ctx, ['--json', 'bulk', sheet, '--shop', 'shop-i', '--op', 'create']);
+    expect(binary.code).toBe(2);
+    expect(binary.json.error.code).toBe('feed_unreadable');
+    const excerpt = /starts with "(.*?)"\)?:/.exec(binary.json.error.message)?.[1];
+    expect(excerpt).toMatch(/^PK\\x03\\x04\\x14\\x00/);
+    expect(excerpt!.length).toBeLessThanOrEqual(41);
+    const text = await runCli(ctx, ['--json', 'bulk', json, '--shop', 'shop-i', '--op', 'create']);
+    expect(text.code).toBe(2);
+    expect(text.json.error.code).toBe('feed_unreadable');
+    expect(text.json.error.message).toMatch(/\\x1b\[2J/i);
+    // Whatever the error, the printer escapes it: here a shop name typed with an escape sequence.
+    const shop = await runCli(ctx, [
+      '--json',
+      'bulk',
+      EXAMPLE_FEED,
+      '--shop',
+      '\x1b[2Jevil',
+      '--op',
+      'create',
+    ]);
+    expect(shop.code).toBe(4);
+    expect(shop.json.error.message).toMatch(/unknown shop "\\x1b\[2Jevil"/i);
+    for (const r of [binary, text, shop]) {
+      expect(r.stderr).toMatch(/^error: /);
+      // Nothing but printable text, newlines and tabs.
+      expect(unprintable(r.stdout + r.stderr)).toEqual([]);
+    }
+    expect(products().length).toBe(before);
   }, 240_000);
 
   it('a CSV that cannot be parsed (unclosed quote): exit 2 with the line, nothing sent', async () => {

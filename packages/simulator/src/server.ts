@@ -186,6 +186,14 @@ function checkRequestSize(req: FastifyRequest, config: SimulatorConfig): void {
   }
 }
 
+/** The SKU a request is about (a body's `sku`, or a by-sku path's), for faults that target one SKU. */
+function skuOf(req: FastifyRequest): string | undefined {
+  const inPath = (req.params as { sku?: string } | undefined)?.sku;
+  if (inPath !== undefined) return inPath;
+  const body = req.body as { sku?: unknown } | undefined;
+  return body && typeof body === 'object' && typeof body.sku === 'string' ? body.sku : undefined;
+}
+
 function isTokenRequest(req: FastifyRequest): boolean {
   return pathOf(req.url) === GRANT_ENDPOINT_PATH;
 }
@@ -297,7 +305,7 @@ export function buildApiServer(deps: ApiServerDeps): FastifyInstance {
       checkRequestSize(req, config);
       let fault: FaultRule | undefined;
       if (faults.active) {
-        const outcome = faults.pick(op.id, req.method, pathOf(req.url));
+        const outcome = faults.pick(op.id, req.method, pathOf(req.url), skuOf(req));
         if (outcome.delayMs > 0) await sleep(outcome.delayMs);
         fault = outcome.rule;
         if (fault) {

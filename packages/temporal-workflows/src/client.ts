@@ -1,6 +1,6 @@
 // Functions the CLI (and tests) call: start a bulk job (one shop or many), read its progress, pause /
 // resume / cancel it, read its report, mark a listing sold now. Schedules are in schedules.ts.
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
@@ -18,7 +18,8 @@ import {
   saleWorkflowId,
   shopWorkflowId,
 } from './workflows/index.ts';
-import { reportPath } from './activities/index.ts';
+import { readReportLines } from './activities/report.ts';
+import { shopsProblem } from './workflows/multi-shop.ts';
 import { DEFAULT_TASK_QUEUE } from './worker.ts';
 import { jobSearchAttributes, JOB_ATTRIBUTE, OPERATION_ATTRIBUTE } from './search-attributes.ts';
 import type {
@@ -43,6 +44,8 @@ export async function startBulkJob(
   if ('shops' in input) {
     if (!input.feed && input.shops.some((s) => !s.feed))
       throw new Error('a many-shop job needs `feed`, or a `feed` on every shop');
+    const problem = shopsProblem(input.shops);
+    if (problem) throw new Error(problem);
     return client.workflow.start(multiShopJobWorkflow, {
       taskQueue,
       workflowId: bulkWorkflowId(input.jobId),
@@ -89,6 +92,7 @@ export async function getProgress(client: Client, jobId: string): Promise<BulkPr
     total: sum((s) => s.total),
     done: sum((s) => s.done),
     failed: sum((s) => s.failed),
+    cancelled: sum((s) => s.cancelled ?? 0),
     pending: sum((s) => s.pending),
     currentRate: sum((s) => (s.state === 'running' ? s.currentRate : 0)),
     rateLimited: sum((s) => s.rateLimited),
@@ -109,20 +113,17 @@ export async function readReport(
   reportDir: string,
   jobId: string,
 ): Promise<(ItemResult & { shopId?: string })[]> {
-  const parse = (text: string) =>
-    text
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as ItemResult);
-  const single = await readFile(reportPath(reportDir, jobId), 'utf8').catch(() => undefined);
-  if (single !== undefined) return parse(single);
+  const single = await readReportLines(reportDir, jobId);
+  if (single.length > 0) return single;
+  // A many-shop job: `<reportDir>/<jobId>/<shopId>.ndjson` (or `.parts/` while the shop runs).
   const dir = join(reportDir, jobId.replace(/[^\w.-]/g, '_'));
-  const files = await readdir(dir).catch(() => [] as string[]);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const shops = new Set(
+    names.map((f) => /^(.*)\.(ndjson|parts)$/.exec(f)?.[1]).filter((s) => s !== undefined),
+  );
   const out: (ItemResult & { shopId?: string })[] = [];
-  for (const f of files.filter((f) => f.endsWith('.ndjson')).sort()) {
-    const shopId = f.slice(0, -'.ndjson'.length);
-    out.push(...parse(await readFile(join(dir, f), 'utf8')).map((r) => ({ ...r, shopId })));
-  }
+  for (const shopId of [...shops].sort())
+    out.push(...(await readReportLines(reportDir, `${jobId}/${shopId}`)).map((r) => ({ ...r, shopId })));
   return out;
 }
 

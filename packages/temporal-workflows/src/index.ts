@@ -3,6 +3,7 @@ export * from './worker.ts';
 export type * from './types.ts';
 export * from './codec.ts';
 export * from './codec-server.ts';
+export * from './data-converter.ts';
 export * from './schedules.ts';
 export * from './search-attributes.ts';
 export * from './token-store.ts';
@@ -16,5 +17,7 @@ export {
   bulkListingWorkflow,
   multiShopJobWorkflow,
 } from './workflows/index.ts';
-export { readChunk as readFeedChunk } from './activities/feed.ts';
+// What the CLI checks before it starts a job, with the worker's reader and rules.
+export { checkFeed as checkFeedFile } from './activities/feed.ts';
+export { printable, redactSource } from './activities/feed-source.ts';
 export { reportPath } from './activities/index.ts';

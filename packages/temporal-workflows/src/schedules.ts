@@ -1,11 +1,28 @@
 // Temporal Schedules for recurring jobs: a feed sync (a bulk upsert of a feed file, every interval)
 // and the daily orders reconciliation. Each scheduled run is its own workflow execution, named by
-// the schedule plus its start time; its report is named after that execution.
-import type { Client, ScheduleDescription, ScheduleSummary } from '@temporalio/client';
+// the schedule plus its start time; its report is named after that execution. Every run carries the
+// job search attributes (SellingKitJobId: the schedule's workflow id prefix, shared by its runs).
+import type { Client, ScheduleDescription, ScheduleOptions, ScheduleSummary } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
 import { bulkListingWorkflow, reconcileOrdersWorkflow } from './workflows/index.ts';
 import { DEFAULT_TASK_QUEUE } from './worker.ts';
+import { jobSearchAttributes } from './search-attributes.ts';
 import type { BulkJobInput, ReconcileInput } from './types.ts';
+
+/** The operation a reconciliation run is tagged with (SellingKitOperation). */
+export const RECONCILE_OPERATION = 'reconcile-orders';
+
+/**
+ * Set explicitly rather than left to the server: a run still going when the next is due is skipped
+ * (never two syncs of one feed at once); after an outage, missed runs of the last hour only are taken
+ * (the server's default catch-up window is a year); a failed run does not pause the schedule (the next
+ * run may well succeed, and failures are in each run's report).
+ */
+export const SCHEDULE_POLICIES = {
+  overlap: 'SKIP',
+  catchupWindow: '1h',
+  pauseOnFailure: false,
+} as const satisfies ScheduleOptions['policies'];
 
 export interface ScheduleTiming {
   /** e.g. '1h', '30m' (Temporal duration strings). */
@@ -29,6 +46,7 @@ export async function createFeedSyncSchedule(
   timing: ScheduleTiming,
   taskQueue = DEFAULT_TASK_QUEUE,
 ) {
+  const workflowId = `feed-sync:${scheduleId}`;
   return client.schedule.create({
     scheduleId,
     spec: spec(timing),
@@ -37,8 +55,10 @@ export async function createFeedSyncSchedule(
       workflowType: bulkListingWorkflow,
       args: [job],
       taskQueue,
-      workflowId: `feed-sync:${scheduleId}`,
+      workflowId,
+      typedSearchAttributes: jobSearchAttributes(job.shop.shopId, workflowId, job.operation),
     },
+    policies: SCHEDULE_POLICIES,
     memo: { kind: 'feed-sync' },
   });
 }
@@ -50,6 +70,7 @@ export async function createOrdersReconciliationSchedule(
   timing: ScheduleTiming = { cron: '0 3 * * *' },
   taskQueue = DEFAULT_TASK_QUEUE,
 ) {
+  const workflowId = `reconcile:${scheduleId}`;
   return client.schedule.create({
     scheduleId,
     spec: spec(timing),
@@ -58,8 +79,10 @@ export async function createOrdersReconciliationSchedule(
       workflowType: reconcileOrdersWorkflow,
       args: [input],
       taskQueue,
-      workflowId: `reconcile:${scheduleId}`,
+      workflowId,
+      typedSearchAttributes: jobSearchAttributes(input.shop.shopId, workflowId, RECONCILE_OPERATION),
     },
+    policies: SCHEDULE_POLICIES,
     memo: { kind: 'orders-reconciliation' },
   });
 }

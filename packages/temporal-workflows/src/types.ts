@@ -45,21 +45,46 @@ export interface BulkJobOptions {
   shareShopAllowance?: boolean;
   /** Slots per window of the pacing ring (default 20). */
   slotsPerWindow?: number;
+  /**
+   * Added to every slot's reuse distance, for clocks that differ between worker hosts (default 250 ms;
+   * keep hosts on NTP). Set by the lane's first job.
+   */
+  clockMarginMs?: number;
   /** Items read per feed chunk (default 200). */
   chunkSize?: number;
   /** Real milliseconds between verification rounds after an unknown outcome (default 1 000, 2 000, 4 000). */
   verifyDelaysMs?: number[];
-  /** Continue-as-new after this many windows (default 400, or when the server suggests it). */
+  /** Continue-as-new after this many windows (default 150, or when the server suggests it). */
   windowsPerRun?: number;
   /** How long before a slot opens its batch is scheduled (default min(300 ms, window / 4)). */
   leadMs?: number;
   /** Shorter waits are left to the activity instead of a timer (default 1 000 ms; see bulk-listing.ts). */
   minTimerMs?: number;
+  /** Sends per item that may end in a retryable failure (5xx, network) before it is reported failed (default 8). */
+  maxItemTries?: number;
   /**
    * The app-wide budget of a cross-lister (OAuth) application, shared by every job of the app
    * (default the spec's 30,000 per minute). Only used for `auth: 'oauth'` shops.
    */
   appBudget?: { appId: string; allowance?: Allowance; headroom?: number; leaseMs?: number };
+}
+
+/**
+ * A job's own copy of its feed, taken once when the job starts (activities/snapshot.ts): chunks and item
+ * bodies are read from it by line, never from the live feed (which an exporter may rewrite meanwhile),
+ * and item bodies never travel through history. It lives next to the report, on storage every worker
+ * reads.
+ */
+export interface FeedSnapshot {
+  /** Directory holding the snapshot. */
+  dir: string;
+  /** The feed it was taken from, with credentials and query string removed (for messages). */
+  source: string;
+  format: FeedFormat;
+  /** sha256 of the feed's bytes; a snapshot that no longer matches fails the read. */
+  sha256: string;
+  /** Items (records) in the feed. */
+  total: number;
 }
 
 export interface BulkJobInput extends BulkJobOptions {
@@ -70,6 +95,8 @@ export interface BulkJobInput extends BulkJobOptions {
   operation: BulkOperation;
   /** Directory the per-item report (NDJSON) is written to, by the worker. */
   reportDir: string;
+  /** A snapshot already taken (a many-shop job snapshots a shared feed once for all its shops). */
+  snapshot?: FeedSnapshot;
 }
 
 /** One job over many shops: a child job per shop, each with its own allowance. */
@@ -82,28 +109,50 @@ export interface MultiShopJobInput extends BulkJobOptions {
   reportDir: string;
   /** Shops running at once (default 100). */
   maxConcurrentShops?: number;
+  /**
+   * How often the job looks at the children it believes running, to notice one that ended without
+   * telling it (terminated or cancelled through Temporal), in ms (default 60 000).
+   */
+  childCheckMs?: number;
 }
 
 export type ItemRef = { sku: string } | { productId: number } | { slug: string };
 
-/** An item of the feed, ready to send: its line in the feed, its key and the request body. */
+/**
+ * An item of the feed as the workflow holds it: its line, its key — never its body, which activities
+ * read from the job's snapshot by line (bodies stay out of history).
+ */
 export interface FeedItem {
   line: number;
   /** The SKU when the item has one (creates must: it is how they are verified). */
   sku: string | null;
-  ref: ItemRef;
-  body: Record<string, unknown>;
+  /** How the item is addressed; absent: by its SKU (most items: it keeps history small). */
+  ref?: ItemRef;
   /**
    * Sent before with an unknown outcome (confirmed absent, or cut off by a crash): an "already exists"
    * (create), "not found" (delete) or "not on sale" (mark-as-sold) then means the earlier send landed.
    */
   resend?: boolean;
+  /** Sends that ended in a retryable failure (5xx, network, timeout) so far. */
+  tries?: number;
+  /** Not sent again before this time (workflow clock, ms): the item's own backoff. */
+  notBefore?: number;
+  /** The last retryable failure, reported if the item runs out of tries. */
+  lastError?: { code: string; message: string; errorId?: string };
+}
+
+/** An item read from the snapshot with its request body (activities only). */
+export interface PreparedItem {
+  line: number;
+  sku: string | null;
+  ref: ItemRef;
+  body: Record<string, unknown>;
 }
 
 export interface FeedChunk {
   items: FeedItem[];
-  /** Items that failed local validation: reported, never sent. */
-  invalid: ItemResult[];
+  /** Items that failed local validation: written to the report by the activity, never sent. */
+  invalid: number;
   nextOffset: number;
   done: boolean;
   /** Items in the whole feed (for progress and ETA). */
@@ -114,10 +163,10 @@ export type SendOutcome =
   | { line: number; status: 'ok'; productId?: number; slug?: string }
   | { line: number; status: 'failed'; code: string; message: string; errorId?: string; httpStatus?: number }
   | { line: number; status: 'rate_limited'; retryAfterMs: number }
-  /** 504 or a timeout on a create: it may or may not have happened. */
-  | { line: number; status: 'unknown' }
-  /** 5xx, a network failure, or not sent at all: safe to send again. */
-  | { line: number; status: 'retry'; reason: string }
+  /** A create that may or may not have happened (504, 5xx, reset, timeout): verified before any resend. */
+  | { line: number; status: 'unknown'; code?: string; reason?: string; errorId?: string }
+  /** 5xx, a network failure, or not sent at all: safe to send again (`sent`: it reached the API). */
+  | { line: number; status: 'retry'; reason: string; sent?: boolean; code?: string; errorId?: string }
   /** The seller must authorise the application again (OAuth). */
   | { line: number; status: 'reauthorization_required'; message: string };
 
@@ -128,17 +177,23 @@ export interface SlotBatch {
 }
 
 export interface BatchResult {
+  /** Lines done (their report lines are written by the activity). */
+  ok: number[];
+  /** Every other outcome. */
   outcomes: SendOutcome[];
   /** When each slot's last answer arrived (null: not used). */
   slots: { slot: number; lastAt: number | null }[];
   /** The longest Retry-After among the batch's 429s. */
   retryAfterMs?: number;
+  /** The activity attempt that produced this result (its report part is the one that counts). */
+  attempt: number;
 }
 
 export interface ItemResult {
   line: number;
   sku: string | null;
-  status: 'ok' | 'failed' | 'invalid' | 'cancelled';
+  /** unknown: a create whose outcome could not be confirmed before the job was cancelled. */
+  status: 'ok' | 'failed' | 'invalid' | 'cancelled' | 'unknown';
   productId?: number;
   slug?: string;
   code?: string;
@@ -157,7 +212,10 @@ export interface BulkProgress {
   reason?: string;
   total: number;
   done: number;
+  /** Failed and invalid items. */
   failed: number;
+  /** Items not sent because the job was cancelled (and unknowns left unconfirmed by the cancel). */
+  cancelled: number;
   pending: number;
   /** Requests per window the shop's ring hands out now. */
   currentRate: number;

@@ -2,36 +2,111 @@
 // worker, never in workflow inputs):
 //   TEMPORAL_ADDRESS          default 127.0.0.1:7233
 //   SELLING_KIT_TASK_QUEUE    default selling-kit
-//   SELLING_KIT_CREDENTIALS   JSON file { "<credentialRef>": { "baseUrl": "...", "apiKey": "..." } } (direct partners)
-//   SELLING_KIT_TOKEN_STORE   encrypted token store file of connected sellers (cross-listers), see token-store.ts
-//   SELLING_KIT_KEY_FILE      where the generated local key lives (default ~/.selling-kit/codec.key);
-//                             SELLING_KIT_CODEC_KEY (base64, 32 bytes) overrides it
-//   SELLING_KIT_CODEC         "1": encrypt every payload (clients must use the same key)
-import { readFileSync } from 'node:fs';
+//   SELLING_KIT_CREDENTIALS   JSON file { "<credentialRef>": { "baseUrl": "...", "apiKey": "..." } } (direct
+//                             partners); re-read when it changes, so a rotated key is used by the next activity
+//   SELLING_KIT_TOKEN_STORE   encrypted token store of connected sellers (cross-listers), see token-store.ts
+//   SELLING_KIT_CODEC         "0" turns payload encryption off; on by default (CODEC_DEFAULT, the same as
+//                             `selling-kit worker`): clients must use the same key
+//   SELLING_KIT_CODEC_KEY     the keyring, `id:base64,…` (first seals) or one base64 key (32 bytes), see codec.ts
+//   SELLING_KIT_KEY_FILE      read when SELLING_KIT_CODEC_KEY is empty (default ~/.selling-kit/codec.key);
+//                             this process never creates one (only `selling-kit dev` does, for its local stack)
+//   SELLING_KIT_MAX_CONCURRENT_ACTIVITIES  activities run at once (default: the SDK's, 100)
+//   SELLING_KIT_MAX_CACHED_WORKFLOWS       workflows kept in memory (default: the SDK's, from the heap)
+import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { createWorker } from './worker.ts';
-import { AesGcmCodec, loadCodecKey } from './codec.ts';
+import {
+  createWorker,
+  DEFAULT_TASK_QUEUE,
+  SHUTDOWN_FORCE_TIME,
+  SHUTDOWN_GRACE_TIME,
+  stopOnSignals,
+} from './worker.ts';
+import { AesGcmCodec, CodecKeyError, codecEnabled, loadCodecKey, tokenStoreKeys } from './codec.ts';
 import { createFileTokenStore } from './token-store.ts';
-import type { Credential } from './activities/index.ts';
+import type { Credential, CredentialStore } from './activities/index.ts';
 
 const env = process.env;
-const file = env.SELLING_KIT_CREDENTIALS;
-if (!file && !env.SELLING_KIT_TOKEN_STORE) {
-  console.error('set SELLING_KIT_CREDENTIALS (API keys) and/or SELLING_KIT_TOKEN_STORE (OAuth sellers)');
+const fail = (message: string): never => {
+  console.error(message);
   process.exit(2);
+};
+
+/** A positive integer from the environment, or undefined (the SDK's default) when unset or empty. */
+function count(name: string, value: string | undefined): number | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  const n = Number(text);
+  return Number.isInteger(n) && n > 0 ? n : fail(`${name} must be a positive integer, got "${text}"`);
 }
-const store = file ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, Credential>) : {};
-const key = () => loadCodecKey(env.SELLING_KIT_KEY_FILE ?? join(homedir(), '.selling-kit', 'codec.key'));
+
+/** The credentials file, read again when its modification time changes (a rotated key, a new shop). */
+function fileCredentials(path: string): CredentialStore {
+  let cache: { mtimeMs: number; shops: Record<string, Credential> } | undefined;
+  const read = () => {
+    const mtimeMs = statSync(path).mtimeMs;
+    if (cache?.mtimeMs === mtimeMs) return cache.shops;
+    try {
+      cache = { mtimeMs, shops: JSON.parse(readFileSync(path, 'utf8')) as Record<string, Credential> };
+    } catch (e) {
+      // Named, never quoted (it holds API keys); the last good copy stays in use.
+      if (!cache) throw new Error(`${path} is not valid JSON (${(e as Error).name})`);
+      console.error(
+        `${path} changed but is not valid JSON (${(e as Error).name}): keeping the last good copy`,
+      );
+      cache = { ...cache, mtimeMs };
+    }
+    return cache.shops;
+  };
+  read(); // a missing or broken file stops the worker at start
+  return (ref) => read()[ref];
+}
+
+const file = env.SELLING_KIT_CREDENTIALS;
+if (!file && !env.SELLING_KIT_TOKEN_STORE)
+  fail('set SELLING_KIT_CREDENTIALS (API keys) and/or SELLING_KIT_TOKEN_STORE (OAuth sellers)');
+const encrypt = codecEnabled(env.SELLING_KIT_CODEC);
+let keys: ReturnType<typeof loadCodecKey> | undefined;
+try {
+  if (encrypt || env.SELLING_KIT_TOKEN_STORE)
+    keys = loadCodecKey(env.SELLING_KIT_KEY_FILE || join(homedir(), '.selling-kit', 'codec.key'));
+} catch (e) {
+  if (!(e instanceof CodecKeyError)) throw e;
+  fail(`${e.message}${encrypt ? ' (payload encryption is on: SELLING_KIT_CODEC=0 turns it off)' : ''}`);
+}
+const options = {
+  maxConcurrentActivityTaskExecutions: count(
+    'SELLING_KIT_MAX_CONCURRENT_ACTIVITIES',
+    env.SELLING_KIT_MAX_CONCURRENT_ACTIVITIES,
+  ),
+  maxCachedWorkflows: count('SELLING_KIT_MAX_CACHED_WORKFLOWS', env.SELLING_KIT_MAX_CACHED_WORKFLOWS),
+};
+let credentials: CredentialStore = () => undefined;
+try {
+  if (file) credentials = fileCredentials(file);
+} catch (e) {
+  fail(`SELLING_KIT_CREDENTIALS: ${(e as Error).message}`);
+}
 const { worker, close } = await createWorker({
   address: env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
-  taskQueue: env.SELLING_KIT_TASK_QUEUE,
-  credentials: (ref) => store[ref],
-  tokens: env.SELLING_KIT_TOKEN_STORE ? createFileTokenStore(env.SELLING_KIT_TOKEN_STORE, key()) : undefined,
-  codec: env.SELLING_KIT_CODEC === '1' ? new AesGcmCodec(key()) : undefined,
+  taskQueue: env.SELLING_KIT_TASK_QUEUE || undefined,
+  credentials,
+  tokens: env.SELLING_KIT_TOKEN_STORE
+    ? createFileTokenStore(env.SELLING_KIT_TOKEN_STORE, tokenStoreKeys(keys!))
+    : undefined,
+  codec: encrypt ? new AesGcmCodec(keys!) : undefined,
+  ...options,
+  shutdownForceTime: SHUTDOWN_FORCE_TIME,
 });
-process.on('SIGINT', () => worker.shutdown());
-process.on('SIGTERM', () => worker.shutdown());
-console.log(`worker ready on task queue ${env.SELLING_KIT_TASK_QUEUE ?? 'selling-kit'}`);
-await worker.run();
+stopOnSignals(worker, (signal) =>
+  console.log(`${signal}: already stopping (in-flight activities get up to ${SHUTDOWN_GRACE_TIME})`),
+);
+console.log(`worker ready on task queue ${env.SELLING_KIT_TASK_QUEUE || DEFAULT_TASK_QUEUE}`);
+try {
+  await worker.run();
+} catch (e) {
+  // Activities still running after SHUTDOWN_FORCE_TIME: they are abandoned, Temporal retries them.
+  console.error(`worker stopped before its activities ended (${(e as Error).name}): Temporal retries them`);
+  process.exitCode = 1;
+}
 await close();

@@ -1,4 +1,6 @@
-// The worker: workflow code bundled from ./workflows, activities with their dependencies injected.
+// The worker: workflow code bundled from ./workflows, activities with their dependencies injected, the
+// data converter (codec + failure converter) shared with clients, and a shutdown that lets in-flight
+// work finish.
 import { fileURLToPath } from 'node:url';
 import {
   bundleWorkflowCode,
@@ -7,11 +9,20 @@ import {
   Worker,
   type WorkerOptions as TemporalWorkerOptions,
 } from '@temporalio/worker';
-import type { PayloadCodec } from '@temporalio/common';
+import type { Duration, PayloadCodec } from '@temporalio/common';
 import { Client, Connection } from '@temporalio/client';
 import { createActivities, type ActivityDeps } from './activities/index.ts';
+import { dataConverter, failureConverterPath } from './data-converter.ts';
 
 export const DEFAULT_TASK_QUEUE = 'selling-kit';
+/** In-flight activities get this long to finish after a stop signal; then they are cancelled. */
+export const SHUTDOWN_GRACE_TIME = '10s';
+/**
+ * worker-main's limit: then `worker.run()` gives up waiting (GracefulShutdownPeriodExpiredError) and the
+ * process exits, before compose's `stop_grace_period: 30s` kills it. Not a createWorker default: an
+ * embedding process decides how its own shutdown ends.
+ */
+export const SHUTDOWN_FORCE_TIME = '25s';
 
 export interface WorkerOptions extends ActivityDeps {
   address: string;
@@ -19,6 +30,14 @@ export interface WorkerOptions extends ActivityDeps {
   taskQueue?: string;
   /** Encrypts every payload (see codec.ts); the client must use the same codec. */
   codec?: PayloadCodec;
+  /** Activities this worker runs at once (SDK default 100). */
+  maxConcurrentActivityTaskExecutions?: number;
+  /** Workflows kept in memory between tasks (SDK default: from the heap size). */
+  maxCachedWorkflows?: number;
+  /** Default SHUTDOWN_GRACE_TIME. */
+  shutdownGraceTime?: Duration;
+  /** None by default: wait for in-flight activities (worker-main passes SHUTDOWN_FORCE_TIME). */
+  shutdownForceTime?: Duration;
 }
 
 /** Where the workflow code is, and how to bundle it (shared by workers and replay tests). */
@@ -33,14 +52,26 @@ export const workflowCode: Pick<TemporalWorkerOptions, 'workflowsPath' | 'bundle
   },
 };
 
-let bundle: ReturnType<typeof bundleWorkflowCode> | undefined;
+/** `make()` once it has succeeded; a failed attempt is forgotten, so the next call tries again. */
+export function onceSucceeded<T>(make: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () =>
+    (pending ??= make().catch((error: unknown) => {
+      pending = undefined;
+      throw error;
+    }));
+}
+
 /** The workflow code, bundled once per process and shared by every worker it creates. */
-export const workflowBundle = () =>
-  (bundle ??= bundleWorkflowCode({
+export const workflowBundle = onceSucceeded(() =>
+  bundleWorkflowCode({
     workflowsPath: workflowCode.workflowsPath!,
     webpackConfigHook: workflowCode.bundlerOptions?.webpackConfigHook,
+    // Workflow failures go through the codec too (the bundle holds the workflow side's converter).
+    failureConverterPath,
     logger: new DefaultLogger('WARN'),
-  }));
+  }),
+);
 
 export async function createWorker(
   options: WorkerOptions,
@@ -49,8 +80,12 @@ export async function createWorker(
   const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   // Activities reach the shop lanes (entity workflows) through a client of their own.
   const clientConnection = await Connection.connect({ address: options.address });
-  const dataConverter = options.codec ? { payloadCodecs: [options.codec] } : undefined;
-  const temporal = new Client({ connection: clientConnection, namespace: options.namespace, dataConverter });
+  const converter = dataConverter(options.codec);
+  const temporal = new Client({
+    connection: clientConnection,
+    namespace: options.namespace,
+    dataConverter: converter,
+  });
   const closers: (() => Promise<void>)[] = [];
   const worker = await Worker.create({
     connection,
@@ -58,7 +93,15 @@ export async function createWorker(
     taskQueue,
     workflowBundle: await workflowBundle(),
     activities: createActivities({ temporal, taskQueue, ...options, closers }),
-    ...(dataConverter ? { dataConverter } : {}),
+    dataConverter: converter,
+    maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions,
+    maxCachedWorkflows: options.maxCachedWorkflows,
+    shutdownGraceTime: options.shutdownGraceTime ?? SHUTDOWN_GRACE_TIME,
+    shutdownForceTime: options.shutdownForceTime,
+    // Heartbeats reach the server within a second (the SDK's default is 0.8 × the heartbeat timeout):
+    // a cancelled window stops sending within a second, and a retried attempt's copy of what was
+    // answered is at most a second old.
+    maxHeartbeatThrottleInterval: '1s',
   });
   const close = async () => {
     for (const c of closers) await c();
@@ -66,4 +109,22 @@ export async function createWorker(
     await connection.close();
   };
   return { worker, connection, close };
+}
+
+/**
+ * SIGINT / SIGTERM stop the worker gracefully (in-flight activities get the grace time). A second signal
+ * during the drain is only reported: the SDK's runtime handles the first and then stops listening, so
+ * without this listener a second signal would kill the process mid-drain, and an unguarded
+ * `worker.shutdown()` would throw IllegalStateError. Returns the function that removes the listeners.
+ */
+export function stopOnSignals(worker: Worker, onRepeat?: (signal: NodeJS.Signals) => void): () => void {
+  const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
+  const stop = (signal: NodeJS.Signals) => {
+    if (worker.getState() === 'RUNNING') worker.shutdown();
+    else onRepeat?.(signal);
+  };
+  for (const s of signals) process.on(s, stop);
+  return () => {
+    for (const s of signals) process.off(s, stop);
+  };
 }

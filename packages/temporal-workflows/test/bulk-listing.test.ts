@@ -23,6 +23,7 @@ import {
   authStateQuery,
 } from '../src/workflows/seller-auth.ts';
 import type { SellerTokens } from '../src/activities/index.ts';
+import { createMemoryTokenStore } from '../src/token-store.ts';
 import { createOAuthClient } from '@selling-kit/simulator';
 import { startBulkJob, readReport, getProgress, pauseJob, resumeJob, cancelJob } from '../src/client.ts';
 import { AesGcmCodec, loadCodecKey } from '../src/codec.ts';
@@ -269,7 +270,7 @@ describe('bulk listing workflow', () => {
 
 describe('payload codec: no plaintext in history', () => {
   it('round-trips payloads and refuses tampered ones', async () => {
-    const codec = new AesGcmCodec(loadCodecKey(join(dir, 'keys', 'codec.key')));
+    const codec = new AesGcmCodec(loadCodecKey(join(dir, 'keys', 'codec.key'), { create: true, env: '' }));
     const payload = {
       metadata: { encoding: new TextEncoder().encode('json/plain') },
       data: new TextEncoder().encode('{"secret":"feed"}'),
@@ -281,13 +282,13 @@ describe('payload codec: no plaintext in history', () => {
     sealed!.data![20] = sealed!.data![20]! ^ 0xff;
     await expect(codec.decode([sealed!])).rejects.toThrow();
     // The same key file gives the same key (the embedded default is generated once).
-    expect(
-      loadCodecKey(join(dir, 'keys', 'codec.key')).equals(loadCodecKey(join(dir, 'keys', 'codec.key'))),
-    ).toBe(true);
+    expect(loadCodecKey(join(dir, 'keys', 'codec.key'), { env: '' })).toEqual(
+      loadCodecKey(join(dir, 'keys', 'codec.key'), { env: '' }),
+    );
   });
 
   it('a job runs with encrypted payloads; raw history holds no plaintext; the codec endpoint decodes it', async () => {
-    const codec = new AesGcmCodec(loadCodecKey(join(dir, 'keys', 'codec.key')));
+    const codec = new AesGcmCodec(loadCodecKey(join(dir, 'keys', 'codec.key'), { create: true, env: '' }));
     const queue = `${taskQueue}-codec`;
     const { worker: w, close: wc } = await createWorker({
       address: process.env.TEMPORAL_TEST_ADDRESS!,
@@ -297,7 +298,11 @@ describe('payload codec: no plaintext in history', () => {
         ref === 'shop-1' ? { baseUrl: sim.url, apiKey: [...sim.world.apiKeys.keys()][0]! } : undefined,
     });
     const run = w.run();
-    const server = await startCodecServer({ codec, token: 'codec-token' });
+    const server = await startCodecServer({
+      codec,
+      token: 'codec-token',
+      allowOrigin: 'http://127.0.0.1:8233',
+    });
     try {
       const sealedClient = new Client({ connection, dataConverter: { payloadCodecs: [codec] } });
       // Its own shop lane: lanes of other tests run on workers without this codec.
@@ -348,6 +353,7 @@ describe('crash safety and determinism', () => {
         TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS,
         SELLING_KIT_TASK_QUEUE: queue,
         SELLING_KIT_CREDENTIALS: credentialsFile,
+        SELLING_KIT_CODEC: '0', // this file's client does not encrypt
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -491,9 +497,9 @@ describe('per-seller token refresh', () => {
       credentials: () => undefined,
       tokens: {
         get: (ref) => store.get(ref),
-        set: (ref, t) => {
+        set: (ref, t, expected) => {
           sets++;
-          store.set(ref, t);
+          return createMemoryTokenStore(store).set(ref, t, expected);
         },
       },
     });

@@ -30,6 +30,8 @@ export default async function globalSetup() {
       'start-dev',
       ...['--db-filename', join(dir, 'temporal.db'), '--ip', '127.0.0.1', '--port', String(port)],
       ...['--ui-port', String(uiPort), '--headless', '--log-level', 'error'],
+      // Update-with-start (the lanes and the app budget); on by default in recent servers, explicit here.
+      ...['--dynamic-config-value', 'frontend.enableExecuteMultiOperation=true'],
       // The search attributes jobs carry (src/search-attributes.ts).
       ...['SellingKitShop', 'SellingKitJobId', 'SellingKitOperation'].flatMap((n) => [
         '--search-attribute',

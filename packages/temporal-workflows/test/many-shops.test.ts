@@ -14,6 +14,7 @@ import {
 } from '../src/client.ts';
 import { shopWorkflowId } from '../src/workflows/multi-shop.ts';
 import type { SellerTokens } from '../src/activities/index.ts';
+import { createMemoryTokenStore } from '../src/token-store.ts';
 import { admin, csvFeed, job, products, startEnv, type TestEnv } from './helpers.ts';
 import { createSeller, addAddress } from '@selling-kit/simulator';
 
@@ -22,7 +23,7 @@ let env: TestEnv;
 
 beforeAll(async () => {
   env = await startEnv('many', {
-    tokens: { get: (ref) => tokens.get(ref), set: (ref, t) => void tokens.set(ref, t) },
+    tokens: createMemoryTokenStore(tokens),
   });
 }, 120_000);
 afterAll(() => env?.close());

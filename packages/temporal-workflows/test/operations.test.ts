@@ -160,7 +160,7 @@ describe('control by update', () => {
     const result = await handle.result();
     expect(result.state).toBe('cancelled');
     expect(result.done).toBe(products(env, shop.sellerId, 'PU').length);
-    expect(result.done + result.failed).toBe(60);
+    expect(result.done + result.failed + result.cancelled).toBe(60);
   }, 60_000);
 });
 

@@ -1,5 +1,13 @@
 // The pure planners, without Temporal: the pacing ring (per shop × group) and the app-wide budget ledger.
-import { acquire, newRing, type Ring, type SlotGrant } from '../src/workflows/pacing.ts';
+import {
+  acquire,
+  DEFAULT_ALLOWANCES,
+  DEFAULT_MARGIN_MS,
+  newRing,
+  type AcquireResult,
+  type Ring,
+  type SlotGrant,
+} from '../src/workflows/pacing.ts';
 import { lease, newBudget } from '../src/workflows/app-budget.ts';
 
 /** Simulates a gateway's sliding log: the most requests any window of `windowMs` saw. */
@@ -57,8 +65,8 @@ describe('pacing ring', () => {
     expect(a1.slots).toHaveLength(20); // alone: the whole allowance
     expect(acquire(ring, { jobId: 'b', want: 20, report: [] }, 10).slots).toHaveLength(0); // all held by a
     const report = a1.slots.map((g) => ({ slot: g.slot, lastAt: 100 }));
-    const a2 = acquire(ring, { jobId: 'a', want: 20, report }, 200);
-    const b2 = acquire(ring, { jobId: 'b', want: 20, report: [] }, 210);
+    const a2 = acquire(ring, { jobId: 'a', want: 20, report }, 400);
+    const b2 = acquire(ring, { jobId: 'b', want: 20, report: [] }, 410);
     expect([a2.slots.length, b2.slots.length]).toEqual([10, 10]);
   });
 
@@ -91,7 +99,7 @@ describe('pacing ring', () => {
     const ring = newRing({ limit: 20, windowMs: 1000 });
     expect(acquire(ring, { jobId: 'dead', want: 20, report: [] }, 0).slots).toHaveLength(20);
     expect(acquire(ring, { jobId: 'b', want: 20, report: [] }, 1000).slots).toHaveLength(0);
-    const later = acquire(ring, { jobId: 'b', want: 20, report: [] }, 61_000);
+    const later = acquire(ring, { jobId: 'b', want: 20, report: [] }, 61_000, 0); // no clock margin here
     expect(later.slots.length).toBeGreaterThan(0);
     for (const g of later.slots) expect(g.notBefore).toBeGreaterThanOrEqual(62_000);
     const bigger = acquire(
@@ -101,6 +109,81 @@ describe('pacing ring', () => {
     );
     expect(ring.slotSize * ring.slots).toBe(200);
     for (const g of bigger.slots) expect(g.notBefore).toBeGreaterThanOrEqual(62_000);
+  });
+});
+
+describe('pacing ring: caps below one slot, waits, clock margin', () => {
+  const general = DEFAULT_ALLOWANCES.general; // 5,700 per minute: slots of 285
+  /** Every answer that grants nothing asks the job to wait a real while (never a 0 / 1 ms timer). */
+  const expectFloored = (r: AcquireResult, W: number, opensInMs = Number.POSITIVE_INFINITY) => {
+    expect(r.slots).toHaveLength(0);
+    expect(r.waitMs).toBeGreaterThanOrEqual(Math.min(250, W / 4));
+    expect(r.waitMs).toBeGreaterThanOrEqual(Math.min(W / 4, opensInMs));
+  };
+
+  it('a share smaller than one slot is granted as one smaller slot (B3), and a bigger one in full slots', () => {
+    const ring = newRing(general);
+    expect(ring.slotSize).toBe(285);
+    ring.capPerWindow = 200; // an app-budget lease of 200 per minute
+    const r = acquire(ring, { jobId: 'a', want: 1, report: [] }, 1_000);
+    expect(r.slots).toHaveLength(1);
+    expect(r).toMatchObject({ slotSize: 200, rate: 200 });
+    // 400 per minute: two slots of 200 (not one of 285 and a wasted rest).
+    const two = newRing(general);
+    two.capPerWindow = 400;
+    expect(acquire(two, { jobId: 'a', want: 20, report: [] }, 0)).toMatchObject({ slotSize: 200, rate: 400 });
+    expect(two.holder.filter((h) => h === 'a')).toHaveLength(2);
+    // A larger share is cut into as many slots as it needs, never more than the share per window.
+    const many = newRing(general);
+    many.capPerWindow = 1_000;
+    const m = acquire(many, { jobId: 'a', want: 20, report: [] }, 0);
+    expect(m.slots.length * m.slotSize).toBeLessThanOrEqual(1_000);
+    expect(m.slots).toHaveLength(4);
+  });
+
+  it('never answers a wait of 0 or 1 ms when nothing is granted (B3)', () => {
+    const W = general.windowMs;
+    const ring = newRing(general);
+    ring.capPerWindow = 0; // no share at all
+    expectFloored(acquire(ring, { jobId: 'a', want: 1, report: [] }, 0), W);
+    // Asking for nothing (a job that only reports) is not an invitation to ask again at once.
+    expectFloored(acquire(newRing(general), { jobId: 'a', want: 0, report: [] }, 0), W);
+    // Every slot held by another job.
+    const held = newRing({ limit: 20, windowMs: 1_000 });
+    expect(acquire(held, { jobId: 'a', want: 20, report: [] }, 0).slots).toHaveLength(20);
+    expectFloored(acquire(held, { jobId: 'b', want: 20, report: [] }, 10), 1_000);
+    // The only slot was answered a moment ago: it opens in one window, a job asks again in W/4 at most.
+    const one = newRing({ limit: 1, windowMs: 60_000 });
+    const g = acquire(one, { jobId: 'a', want: 1, report: [] }, 0).slots;
+    const r = acquire(one, { jobId: 'a', want: 1, report: [{ slot: g[0]!.slot, lastAt: 100 }] }, 110);
+    // (A slot is granted up to one window before it opens: "opens" here is when it can be granted.)
+    expectFloored(r, 60_000, 100 + DEFAULT_MARGIN_MS - 110);
+    // A slot that becomes grantable within milliseconds still costs at least 250 ms of waiting.
+    const soon = newRing({ limit: 1, windowMs: 2_000 });
+    acquire(soon, { jobId: 'a', want: 1, report: [] }, 0);
+    acquire(soon, { jobId: 'a', want: 0, report: [{ slot: 0, lastAt: 1_000 }] }, 1_000);
+    const s = acquire(soon, { jobId: 'a', want: 1, report: [] }, 1_000 + DEFAULT_MARGIN_MS - 5);
+    expectFloored(s, 2_000, 5);
+    expect(s.waitMs).toBeGreaterThanOrEqual(250);
+  });
+
+  it('keeps a margin for clocks that differ between hosts (R4): 250 ms by default, a parameter', () => {
+    expect(DEFAULT_MARGIN_MS).toBe(250);
+    const ring = newRing({ limit: 20, windowMs: 1_000 });
+    const first = acquire(ring, { jobId: 'a', want: 20, report: [] }, 0);
+    const report = first.slots.map((g) => ({ slot: g.slot, lastAt: 500 }));
+    const next = acquire(ring, { jobId: 'a', want: 20, report }, 800);
+    expect(next.slots.length).toBeGreaterThan(0);
+    for (const g of next.slots) expect(g.notBefore).toBeGreaterThanOrEqual(500 + 1_000 + 250);
+    const tight = newRing({ limit: 20, windowMs: 1_000 });
+    const t1 = acquire(tight, { jobId: 'a', want: 20, report: [] }, 0, 0);
+    const t2 = acquire(
+      tight,
+      { jobId: 'a', want: 20, report: t1.slots.map((g) => ({ slot: g.slot, lastAt: 500 })) },
+      600,
+      0,
+    );
+    expect(Math.min(...t2.slots.map((g) => g.notBefore))).toBe(1_500);
   });
 });
 
@@ -129,6 +212,40 @@ describe('app-wide budget ledger', () => {
     lease(b, 's1', 270, 0);
     expect(lease(b, 's2', 100, 2500).perWindow).toBe(0); // s1 lapsed at 2000, still counted until 8000
     expect(lease(b, 's2', 100, 8001).perWindow).toBe(100);
+  });
+});
+
+describe('app-wide budget ledger: keys per shop and group, warm-up', () => {
+  const allowance = { limit: 1_000, windowMs: 6_000 };
+
+  it('a shop with a create job and a patch job holds two leases; together never more than the budget (B10)', () => {
+    const b = newBudget({ appId: 'app', allowance, headroom: 0.1, leaseMs: 2_000 });
+    const committed = () =>
+      Object.values(b.leases).reduce((n, l) => n + l.perWindow, 0) +
+      b.cooling.reduce((n, c) => n + c.perWindow, 0);
+    for (let t = 0; t < 1_000; t += 100) {
+      lease(b, 's1:create_update', 600, t);
+      expect(committed()).toBeLessThanOrEqual(900);
+      lease(b, 's1:general', 900, t + 50);
+      expect(committed()).toBeLessThanOrEqual(900);
+    }
+    expect(Object.keys(b.leases).sort()).toEqual(['s1:create_update', 's1:general']);
+  });
+
+  it('a fresh allocator counts the whole budget as cooling for one window (R3: it cannot know the last one)', () => {
+    const b = newBudget({ appId: 'app', allowance, headroom: 0.1, leaseMs: 2_000 }, 10_000);
+    expect(lease(b, 's1', 500, 10_000).perWindow).toBe(0);
+    expect(lease(b, 's1', 500, 15_999).perWindow).toBe(0);
+    expect(lease(b, 's1', 500, 16_001).perWindow).toBe(500);
+    // Without a start time (a test of the ledger alone) there is no warm-up.
+    expect(lease(newBudget({ appId: 'app', allowance }), 's1', 500, 0).perWindow).toBe(500);
+  });
+
+  it('renewals of one key end strictly later each time: the lease end orders caps (B11)', () => {
+    const b = newBudget({ appId: 'app', allowance, headroom: 0.1, leaseMs: 2_000 });
+    const a = lease(b, 's1:general', 100, 1_000);
+    const c = lease(b, 's1:general', 50, 1_000); // two renewals in one workflow task: the same clock
+    expect(c.until).toBeGreaterThan(a.until);
   });
 });
 

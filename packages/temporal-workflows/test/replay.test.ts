@@ -1,9 +1,11 @@
 // Determinism: recorded histories of every workflow type replay with the current workflow code. The
 // histories committed under test/histories/ (exported with `temporal workflow show -o json`) guard
 // against changes that would break running jobs; fresh ones from this run are replayed too.
-// `UPDATE_HISTORIES=1 pnpm test packages/temporal-workflows/test/replay` re-records the committed set.
+// `UPDATE_HISTORIES=1 pnpm test packages/temporal-workflows/test/replay` records this release's set
+// (`<type>@<RELEASE>.json`) where it is missing: histories are append-only, never re-recorded (README,
+// "Changing workflow code"). Histories of code that no longer runs are kept under histories/retired/.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
@@ -17,15 +19,18 @@ import { appBudgetWorkflowId } from '../src/workflows/app-budget.ts';
 import { shopWorkflowId } from '../src/workflows/multi-shop.ts';
 import { saleWorkflowId } from '../src/workflows/sale.ts';
 import type { SellerTokens } from '../src/activities/index.ts';
+import { createMemoryTokenStore } from '../src/token-store.ts';
 import { admin, csvFeed, job, listingBody, startEnv, type TestEnv } from './helpers.ts';
 
 const dir = fileURLToPath(new URL('./histories/', import.meta.url));
+/** The release whose histories UPDATE_HISTORIES=1 adds. */
+const RELEASE = '0.2';
 const tokens = new Map<string, SellerTokens>();
 let env: TestEnv;
 
 beforeAll(async () => {
   env = await startEnv('replay', {
-    tokens: { get: (r) => tokens.get(r), set: (r, t) => void tokens.set(r, t) },
+    tokens: createMemoryTokenStore(tokens),
   });
 }, 120_000);
 afterAll(() => env?.close());
@@ -153,7 +158,10 @@ it('replays recorded histories of every workflow type with the current code', as
   if (process.env.UPDATE_HISTORIES === '1') {
     mkdirSync(dir, { recursive: true });
     // Then `pnpm exec prettier --write` the folder (the repo checks JSON formatting).
-    for (const h of fresh) writeFileSync(`${dir}${h.name}.json`, JSON.stringify(h.history, null, 2) + '\n');
+    for (const h of fresh) {
+      const file = `${dir}${h.name}@${RELEASE}.json`;
+      if (!existsSync(file)) writeFileSync(file, JSON.stringify(h.history, null, 2) + '\n');
+    }
   }
   const committed = readdirSync(dir)
     .filter((f) => f.endsWith('.json'))

@@ -34,10 +34,10 @@ export async function runBulk({ config, out }: Context, file: string, opts: Bulk
   const operation = OPERATIONS[opts.op]!;
   const feed = feedRef(file, opts.format);
   const shops = [...new Set(opts.shop)].map((id) => findShop(config, id));
-  const checked = await checkFeed(feed, operation);
+  const checked = await checkFeed(feed, operation, { url: opts.check });
   if (checked) {
     out.info(
-      `feed ${feed.path}: ${checked.total} items, ${checked.valid} to send, ${checked.invalid.length} invalid (reported, never sent)`,
+      `feed ${feed.path}: ${checked.total} items, ${checked.valid} to send, ${checked.invalid} invalid (reported, never sent)`,
     );
     if (checked.total === 0)
       throw new CliError('feed_empty', `the feed ${feed.path} has no items`, EXIT.usage);
@@ -67,7 +67,7 @@ export async function runBulk({ config, out }: Context, file: string, opts: Bulk
       ]);
       return EXIT.ok;
     }
-    const final = await watchJob(client, jobId, out, { expectedTotal: checked?.total });
+    const final = await watchJob(client, config, jobId, out, { expectedTotal: checked?.total });
     const summary = await summarize(config, jobId, final);
     out.result(summary, () => summaryLines(summary));
     return exitCodeOf(summary);
@@ -99,7 +99,7 @@ export function registerBulk(program: Command): void {
     )
     .option('--job-id <id>', 'job id (default: job-<timestamp>-<random>)')
     .option('-d, --detach', 'start the job and return at once')
-    .option('--no-check', 'skip the API-key check before starting')
+    .option('--no-check', 'skip the checks of the API keys and of a feed URL before starting')
     .addHelpText(
       'after',
       `
@@ -108,8 +108,9 @@ Examples:
   $ selling-kit bulk feed.ndjson --shop shop-a --shop shop-b --op upsert --detach
   $ selling-kit bulk sold.csv --shop demo --op mark-sold --json
 
-Exit codes: 0 all items ok, 3 some items failed or were invalid (see the report), 2 bad input,
-4 unknown shop, 5 Temporal unreachable, 6 API key rejected / API unreachable, 7 job cancelled or failed.`,
+Exit codes: 0 all items ok, 3 some items failed or were invalid (see the report), 2 bad input (a feed
+file or URL that cannot be read), 4 unknown shop, 5 Temporal unreachable, 6 API key rejected / API
+unreachable, 7 job cancelled or failed, 8 started, but no worker polls the task queue.`,
     )
     .action(action(runBulk));
 }

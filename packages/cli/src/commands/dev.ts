@@ -37,12 +37,17 @@ async function dev(ctx: Context, opts: DevOptions): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const codec = new AesGcmCodec(codecKey(config));
-    const codecServer = await startCodecServer({
+    // The local stack owns this machine's key: created on the first run (the only place one is minted).
+    const codec = new AesGcmCodec(codecKey(config, { create: true }));
+    // For the dev UI only (it cannot send a token): its origin alone, on 127.0.0.1, decode only.
+    const codecServerOptions = {
       codec,
-      port: Number(opts.codecPort),
-      allowOrigin: `http://127.0.0.1:${opts.uiPort}`,
-    }).catch(() => startCodecServer({ codec, allowOrigin: `http://127.0.0.1:${opts.uiPort}` }));
+      allowOrigin: [`http://127.0.0.1:${opts.uiPort}`, `http://localhost:${opts.uiPort}`],
+      unauthenticated: true,
+    };
+    const codecServer = await startCodecServer({ ...codecServerOptions, port: Number(opts.codecPort) }).catch(
+      () => startCodecServer(codecServerOptions),
+    );
     cleanups.push(() => codecServer.close());
     out.info(
       `starting Temporal dev server on ${config.temporalAddress} (data in ${join(config.home, 'dev')}) …`,
@@ -79,10 +84,13 @@ async function dev(ctx: Context, opts: DevOptions): Promise<number> {
       apiKey: sim.demo!.apiKey,
       addedAt: new Date().toISOString(),
     });
-    const { worker, close } = await startWorker({ ...config, uiUrl: temporal.uiUrl });
+    const { worker, close } = await startWorker({ ...config, uiUrl: temporal.uiUrl }, undefined, {
+      createKey: true,
+    });
     const running = worker.run();
     cleanups.push(async () => {
-      worker.shutdown();
+      // The SDK's runtime may have begun the shutdown on Ctrl-C already.
+      if (worker.getState() === 'RUNNING') worker.shutdown();
       await running;
       await close();
     });

@@ -9,13 +9,24 @@ import {
   readReport,
   resumeUpdate,
   SHOP_ATTRIBUTE,
-  type BulkProgress,
 } from '@selling-kit/temporal-workflows';
 import { action, type Context } from '../context.ts';
 import { CliError, EXIT } from '../errors.ts';
-import { exitCodeOf, progressOf, summarize, summaryLines, watchJob } from '../jobs.ts';
+import {
+  closedProgress,
+  describeJob,
+  hasFigures,
+  liveProgress,
+  liveWorkers,
+  NoWorkerError,
+  type JobView,
+} from '../job-progress.ts';
+import { exitCodeOf, reportSoFar, summarize, summaryLines, watchJob } from '../jobs.ts';
 import { duration, table } from '../output.ts';
 import { withTemporal } from '../temporal.ts';
+
+/** `report --failed`: the items someone must look at (an `unknown` create may or may not exist). */
+const NEEDS_ATTENTION = new Set(['failed', 'invalid', 'unknown']);
 
 const JOB_TYPES = "WorkflowType = 'bulkListingWorkflow' OR WorkflowType = 'multiShopJobWorkflow'";
 
@@ -45,36 +56,58 @@ async function listJobs({ config, out }: Context, opts: { limit: string }): Prom
   out.result(rows, () => table(rows, ['jobId', 'status', 'shop', 'operation', 'started']));
 }
 
-function progressLines(jobId: string, p: BulkProgress): string[] {
-  const lines = [
-    `job ${jobId}: ${p.state}${p.reason ? ` (${p.reason})` : ''}`,
-    `  done ${p.done}, failed ${p.failed}, pending ${p.pending} of ${p.total}`,
+function progressLines(jobId: string, p: JobView, reported?: string): string[] {
+  const lines = [`job ${jobId}: ${p.state}${p.reason ? ` (${p.reason})` : ''}`];
+  if (!hasFigures(p)) {
+    // A failed or terminated job, no worker asked: what the report holds is what is known.
+    lines.push(`  ${reported ?? 'nothing in the report'} (see \`selling-kit jobs report ${jobId}\`)`);
+    return lines;
+  }
+  lines.push(
+    `  done ${p.done}, failed ${p.failed}, cancelled ${p.cancelled ?? 0}, pending ${p.pending} of ${p.total}`,
     `  rate ${p.currentRate} per ${p.windowMs / 1000}s window, 429s ${p.rateLimited}, verified ${p.verified}, ETA ${duration(p.etaMs)}`,
-  ];
+  );
   for (const [shop, s] of Object.entries(p.shops ?? {}))
-    lines.push(`  shop ${shop}: ${s.state}, done ${s.done}, failed ${s.failed}, pending ${s.pending}`);
+    lines.push(
+      `  shop ${shop}: ${s.state}, done ${s.done}, failed ${s.failed}, cancelled ${s.cancelled ?? 0}, pending ${s.pending}`,
+    );
   return lines;
 }
 
+/** A closed job from Temporal alone; a running one from its worker, or a one-line "no worker" (exit 8). */
 async function status({ config, out }: Context, jobId: string): Promise<void> {
-  const p = await withTemporal(config, (client) => progressOf(client, jobId));
-  out.result(p, () => progressLines(jobId, p));
+  const p = await withTemporal(config, async (client): Promise<JobView> => {
+    const desc = await describeJob(client, jobId);
+    if (desc.status.name !== 'RUNNING') return closedProgress(client, jobId, desc);
+    const live = await liveProgress(client, jobId, desc.taskQueue);
+    if (live.progress) return live.progress;
+    throw new NoWorkerError(jobId, desc.taskQueue, live.polling, await reportSoFar(config, jobId));
+  });
+  const reported = hasFigures(p) ? undefined : await reportSoFar(config, jobId);
+  out.result(p, () => progressLines(jobId, p, reported));
 }
 
 async function watch({ config, out }: Context, jobId: string): Promise<number> {
   return withTemporal(config, async (client) => {
-    const final = await watchJob(client, jobId, out);
+    const final = await watchJob(client, config, jobId, out);
     const summary = await summarize(config, jobId, final);
     out.result(summary, () => summaryLines(summary));
     return exitCodeOf(summary);
   });
 }
 
-/** Pause, resume and cancel are updates: the answer is the progress once the workflow applied them. */
+/**
+ * Pause, resume and cancel are updates: the answer is the progress once the workflow applied them. Only
+ * a worker applies them: with none polling, say so now rather than wait.
+ */
 function control(kind: 'pause' | 'resume' | 'cancel') {
   return async ({ config, out }: Context, jobId: string, opts: { reason?: string }): Promise<void> => {
     const p = await withTemporal(config, async (client: Client) => {
-      await progressOf(client, jobId); // a clear "no such job" first
+      const desc = await describeJob(client, jobId); // a clear "no such job" first
+      if (desc.status.name !== 'RUNNING')
+        throw new CliError('job_ended', `job ${jobId} has already ended`, EXIT.usage);
+      if ((await liveWorkers(client, desc.taskQueue)) === 0)
+        throw new NoWorkerError(jobId, desc.taskQueue, false, await reportSoFar(config, jobId));
       const handle = client.workflow.getHandle(bulkWorkflowId(jobId));
       try {
         if (kind === 'pause')
@@ -99,7 +132,7 @@ async function report({ config, out }: Context, jobId: string, opts: { failed?: 
       `no report for job "${jobId}" in ${config.reportDir}`,
       EXIT.notFound,
     );
-  const shown = opts.failed ? items.filter((i) => i.status === 'failed' || i.status === 'invalid') : items;
+  const shown = opts.failed ? items.filter((i) => NEEDS_ATTENTION.has(i.status)) : items;
   out.result(shown, () =>
     table(
       shown.map((i) => ({
@@ -125,7 +158,7 @@ export function registerJobs(program: Command): void {
   jobs
     .command('status')
     .argument('<jobId>')
-    .description('progress of a job (done / failed / pending / rate / ETA)')
+    .description('progress of a job (done / failed / cancelled / pending / rate / ETA)')
     .action(action(status));
   jobs
     .command('watch')
@@ -151,7 +184,7 @@ export function registerJobs(program: Command): void {
   jobs
     .command('report')
     .argument('<jobId>')
-    .option('--failed', 'only failed and invalid items')
+    .option('--failed', 'only failed, invalid and unknown items')
     .description('the per-item report (product id and slug, or code, message and error id)')
     .action(action(report));
   jobs.addHelpText(

@@ -1,7 +1,12 @@
 // `selling-kit worker`: a Temporal worker for the CLI's shops and sellers, until Ctrl-C.
 import type { Command } from 'commander';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { AesGcmCodec, createWorker } from '@selling-kit/temporal-workflows';
+import {
+  AesGcmCodec,
+  createWorker,
+  SHUTDOWN_GRACE_TIME,
+  stopOnSignals,
+} from '@selling-kit/temporal-workflows';
 import { action, type Context } from '../context.ts';
 import { CliError, EXIT } from '../errors.ts';
 import { codecKey } from '../stores.ts';
@@ -20,8 +25,14 @@ function installRuntime(): void {
   });
 }
 
-export async function startWorker(config: Context['config'], extra?: Parameters<typeof liveCredentials>[1]) {
+/** `createKey`: only for the worker of `selling-kit dev` (its local stack owns the machine's key). */
+export async function startWorker(
+  config: Context['config'],
+  extra?: Parameters<typeof liveCredentials>[1],
+  options: { createKey?: boolean } = {},
+) {
   installRuntime();
+  const codec = config.codec ? new AesGcmCodec(codecKey(config, { create: options.createKey })) : undefined;
   try {
     return await createWorker({
       address: config.temporalAddress,
@@ -29,7 +40,7 @@ export async function startWorker(config: Context['config'], extra?: Parameters<
       taskQueue: config.taskQueue,
       credentials: liveCredentials(config, extra),
       tokens: liveTokens(config),
-      codec: config.codec ? new AesGcmCodec(codecKey(config)) : undefined,
+      codec,
     });
   } catch (e) {
     throw new CliError(
@@ -43,9 +54,9 @@ export async function startWorker(config: Context['config'], extra?: Parameters<
 
 async function run({ config, out }: Context): Promise<void> {
   const { worker, close } = await startWorker(config);
-  const stop = () => worker.shutdown();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  stopOnSignals(worker, () =>
+    out.info(`already stopping: in-flight activities get up to ${SHUTDOWN_GRACE_TIME}`),
+  );
   out.info(`worker on ${config.temporalAddress}, task queue ${config.taskQueue}; Ctrl-C stops it`);
   await worker.run();
   await close();

@@ -35,6 +35,11 @@ export const FaultRuleInput = z
     method: z.string().min(1).optional(),
     /** Glob over the request path: `*` = within one segment, `**` = anything. */
     path: z.string().min(1).optional(),
+    /**
+     * Exact SKU of the request: the `sku` of a JSON body (create) or of a by-sku path. A poison item:
+     * `{ type: 'error_500', sku: 'X' }` refuses every request for that one SKU.
+     */
+    sku: z.string().min(1).optional(),
     /** Chance that a matching request triggers the fault (default 1). */
     probability: z.number().min(0).max(1).optional(),
     /** Fires at most this many times ("the next N requests"), then the rule is spent. */
@@ -175,8 +180,8 @@ export class FaultInjector {
     this.totals.clear();
   }
 
-  /** Decides what happens to one request. Spent and expired rules are dropped. */
-  pick(operationId: string, method: string, path: string): FaultOutcome {
+  /** Decides what happens to one request (`sku`: its SKU, if any). Spent and expired rules are dropped. */
+  pick(operationId: string, method: string, path: string, sku?: string): FaultOutcome {
     if (this.rules.length === 0) return NO_FAULT;
     const now = this.clock.now();
     let delayMs = 0;
@@ -192,6 +197,7 @@ export class FaultInjector {
       if (c.op && !c.op.test(operationId)) continue;
       if (c.method && c.method !== method) continue;
       if (c.path && !c.path.test(path)) continue;
+      if (rule.sku !== undefined && rule.sku !== sku) continue;
       if (decided && rule.type !== 'latency') continue;
       rule.matched++;
       const p = rule.probability ?? 1;

@@ -5,6 +5,7 @@
 // Secrets stay in the worker: a job names its credential (`credentialRef`); API keys come from the
 // worker's credential store, OAuth tokens from its token store. An OAuth seller's 401 asks the seller's
 // auth workflow for a refresh (one in flight per seller across every worker), then replays once.
+import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import {
@@ -31,13 +32,23 @@ export interface SellerTokens {
   accessToken: string;
   refreshToken: string;
   expiresAt: number;
-  /** Bumped by each refresh (the seller's auth workflow counts them). */
+  /** Set by the store: bumped by every write (a refresh, a new login). 0 or absent before the first. */
   version?: number;
 }
+
+/**
+ * Where workers keep sellers' tokens, shared by every worker process that uses it (token-store.ts).
+ * `get` answers the current value, never a copy this process read earlier: another worker may have
+ * rotated the pair, or the seller logged in again. `set` is a compare-and-set on the version.
+ */
 export interface TokenStore {
   get(ref: string): SellerTokens | undefined | Promise<SellerTokens | undefined>;
-  /** Called with the rotated pair BEFORE it is used: the old refresh token no longer works. */
-  set(ref: string, tokens: SellerTokens): void | Promise<void>;
+  /**
+   * Stores `tokens` with the next version (the stored one + 1, whatever `tokens.version` says). With
+   * `expectedVersion`, only while the stored version (0 when none) is that one: otherwise nothing is
+   * written and the answer is false. A rotated pair is set BEFORE it is used: the old one no longer works.
+   */
+  set(ref: string, tokens: SellerTokens, expectedVersion?: number): boolean | Promise<boolean>;
 }
 
 export interface ClientDeps {
@@ -120,14 +131,39 @@ class WorkflowSellerAuth implements AuthProvider {
   }
 }
 
-export function createClientCache(deps: ClientDeps) {
+/** How long a client replaced by a rotated key stays open: longer than any activity that may hold it. */
+const RETIRED_CLIENT_GRACE_MS = 60 * 60_000;
+
+/** Names a credential without holding it: a changed key (or base URL) gives another name. */
+const credentialHash = (cred: Credential) =>
+  createHash('sha256').update(`${cred.baseUrl}\n${cred.apiKey}`).digest('hex').slice(0, 16);
+
+/**
+ * API clients per shop, for the worker's life. An API-key shop's client is keyed by a hash of its
+ * credential, looked up on every call: a key rotated in the credential store is used by the next
+ * activity. The replaced client is closed after RETIRED_CLIENT_GRACE_MS (or by close()), not at once:
+ * an activity still running may be holding it.
+ */
+export function createClientCache(deps: ClientDeps, options: { retiredGraceMs?: number } = {}) {
   const clients = new Map<string, SellingClient>();
+  /** API-key shops: the cache key of the client in use, per shop. */
+  const current = new Map<string, string>();
+  const retired = new Set<SellingClient>();
+  const retire = (client: SellingClient) => {
+    retired.add(client);
+    const timer = setTimeout(() => {
+      retired.delete(client);
+      void client.close().catch(() => undefined);
+    }, options.retiredGraceMs ?? RETIRED_CLIENT_GRACE_MS);
+    timer.unref();
+  };
   return {
     async clientFor(shop: ShopRef): Promise<SellingClient> {
-      const key = `${shop.auth ?? 'api_key'}:${shop.credentialRef}:${shop.shopId}`;
-      let client = clients.get(key);
-      if (client) return client;
+      const slot = `${shop.auth ?? 'api_key'}:${shop.credentialRef}:${shop.shopId}`;
       if (shop.auth === 'oauth') {
+        // The auth provider reads the token store on every request: rotation needs no new client.
+        let client = clients.get(slot);
+        if (client) return client;
         const first = await deps.tokens?.get(shop.credentialRef);
         if (!first)
           throw ApplicationFailure.nonRetryable(
@@ -139,16 +175,26 @@ export function createClientCache(deps: ClientDeps) {
           auth: new WorkflowSellerAuth(shop, deps, first),
           ...ONE_ATTEMPT,
         });
-      } else {
-        const cred = deps.credentials(shop.credentialRef);
-        if (!cred)
-          throw ApplicationFailure.nonRetryable(
-            `no credential named "${shop.credentialRef}" in the worker's credential store`,
-            'UnknownCredential',
-          );
-        client = createClient({ baseUrl: cred.baseUrl, apiKey: cred.apiKey, ...ONE_ATTEMPT });
+        clients.set(slot, client);
+        return client;
+      }
+      const cred = deps.credentials(shop.credentialRef);
+      if (!cred)
+        throw ApplicationFailure.nonRetryable(
+          `no credential named "${shop.credentialRef}" in the worker's credential store`,
+          'UnknownCredential',
+        );
+      const key = `${slot}:${credentialHash(cred)}`;
+      const cached = clients.get(key);
+      if (cached) return cached;
+      const client = createClient({ baseUrl: cred.baseUrl, apiKey: cred.apiKey, ...ONE_ATTEMPT });
+      const previous = current.get(slot);
+      if (previous !== undefined && previous !== key) {
+        retire(clients.get(previous)!);
+        clients.delete(previous);
       }
       clients.set(key, client);
+      current.set(slot, key);
       return client;
     },
     /** The OAuth application a shop's requests count against (its client id), if any. */
@@ -157,8 +203,9 @@ export function createClientCache(deps: ClientDeps) {
       return (await deps.tokens?.get(shop.credentialRef))?.clientId;
     },
     async close() {
-      await Promise.all([...clients.values()].map((c) => c.close()));
+      await Promise.all([...clients.values(), ...retired].map((c) => c.close()));
       clients.clear();
+      retired.clear();
     },
   };
 }

@@ -1,122 +1,28 @@
-// Feeds: a CSV, JSON array or NDJSON file (path or http(s) URL), read a chunk at a time by offset, and
-// each item checked with the client core's rules for its operation, so bad items go to the report and
-// never to the API. A parsed feed is cached in the worker (by path, size and mtime; URLs for 5 minutes)
-// so chunk after chunk does not parse the file again.
-import { readFile, stat } from 'node:fs/promises';
-import { parse } from 'csv-parse/sync';
+// Items of a job's feed, read from its snapshot (snapshot.ts) by offset or by line, and each checked with
+// the client core's rules for its operation, so bad items go to the report and never to the API. The
+// workflow holds items without their bodies; the activity that sends them reads the bodies again here.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import { checkProductPatch, checkProductWrite, type RuleViolation } from '@selling-kit/api-client/core';
-import type { BulkOperation, FeedChunk, FeedItem, FeedRef, ItemRef, ItemResult } from '../types.ts';
+import type {
+  BulkOperation,
+  FeedFormat,
+  FeedItem,
+  FeedRef,
+  FeedSnapshot,
+  ItemRef,
+  ItemResult,
+  PreparedItem,
+} from '../types.ts';
+import { MALFORMED, openSnapshot, readSnapshotRecords, takeSnapshot } from './snapshot.ts';
 
-const NUMERIC = new Set(['quantity', 'size_set_id', 'size_id', 'brand_id', 'product_id']);
-const LISTS = new Set(['colour', 'style', 'age', 'source']);
-const BOOLEAN = new Set(['is_boosted', 'fail_if_active_offers']);
+export { rowToBody } from './csv-row.ts';
+
 const KEYS = ['sku', 'product_id', 'slug'] as const;
-
-/**
- * CSV columns are the wire field names, with three conveniences: `pictures` holds URLs separated by
- * `|`, `country_code` fills `address.country_code`, and `colour`/`style`/`age`/`source` are `|` lists.
- */
-export function rowToBody(row: Record<string, string>): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const [key, raw] of Object.entries(row)) {
-    const value = raw.trim();
-    if (value === '') continue;
-    if (key === 'pictures') body.pictures = value.split('|').map((url) => ({ url: url.trim() }));
-    else if (key === 'country_code') body.address = { country_code: value };
-    else if (LISTS.has(key)) body[key] = value.split('|').map((v) => v.trim());
-    else if (NUMERIC.has(key)) body[key] = Number(value);
-    else if (BOOLEAN.has(key)) body[key] = value === 'true';
-    else body[key] = value;
-  }
-  return body;
-}
-
-const CACHE_LIMIT = 4;
-const URL_TTL_MS = 5 * 60_000;
-const cache = new Map<string, { records: Record<string, unknown>[]; until: number }>();
-
-/** Marks a CSV row that could not be read as an item (its message says why). */
-const MALFORMED = '__malformed_row';
-
-const isUrl = (path: string) => /^https?:\/\//i.test(path);
-
-function parseFeed(text: string, format: FeedRef['format']): Record<string, unknown>[] {
-  if (format === 'json') {
-    const data = JSON.parse(text) as unknown;
-    if (!Array.isArray(data)) throw new Error('a JSON feed must be an array of items');
-    return data as Record<string, unknown>[];
-  }
-  if (format === 'ndjson') {
-    return text
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
-  }
-  // Rows whose field count differs from the header are kept (with `info`) and reported as malformed
-  // items, so one bad row costs that row only; an unclosed quote makes the file unreadable instead.
-  const rows = parse(text, {
-    columns: true,
-    skip_empty_lines: true,
-    relax_column_count: true,
-    info: true,
-  }) as {
-    record: Record<string, string>;
-    info: { lines: number; columns: unknown[]; error?: { record?: unknown[] } };
-  }[];
-  return rows.map(({ record, info }) =>
-    info.error
-      ? {
-          [MALFORMED]: `CSV line ${info.lines} has ${info.error.record?.length ?? '?'} fields, the header has ${info.columns.length}`,
-        }
-      : rowToBody(record),
-  );
-}
-
-/** The whole feed, parsed (cached). A feed that cannot be read or parsed fails the job, visibly. */
-async function records(feed: FeedRef): Promise<Record<string, unknown>[]> {
-  let key: string;
-  let load: () => Promise<string>;
-  let until = Number.POSITIVE_INFINITY;
-  try {
-    if (isUrl(feed.path)) {
-      key = `${feed.format}|${feed.path}`;
-      until = Date.now() + URL_TTL_MS;
-      load = async () => {
-        const res = await fetch(feed.path);
-        if (!res.ok) throw new Error(`GET ${feed.path} answered ${res.status}`);
-        return res.text();
-      };
-    } else {
-      const st = await stat(feed.path);
-      key = `${feed.format}|${feed.path}|${st.size}|${st.mtimeMs}`;
-      load = () => readFile(feed.path, 'utf8');
-    }
-  } catch (error) {
-    throw unreadable(feed, error);
-  }
-  const hit = cache.get(key);
-  if (hit && hit.until > Date.now()) return hit.records;
-  let parsed: Record<string, unknown>[];
-  try {
-    parsed = parseFeed(await load(), feed.format);
-  } catch (error) {
-    // A URL may answer again later (the activity retries); a file that does not parse will not.
-    if (isUrl(feed.path) && !(error instanceof SyntaxError)) throw error;
-    throw unreadable(feed, error);
-  }
-  cache.delete(key);
-  cache.set(key, { records: parsed, until });
-  while (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-  return parsed;
-}
-
-function unreadable(feed: FeedRef, error: unknown) {
-  return ApplicationFailure.nonRetryable(
-    `the ${feed.format} feed ${feed.path} cannot be read: ${(error as Error).message}`,
-    'FeedUnreadable',
-  );
-}
+/** Lines closer than this are read together by `readItems` (one read instead of two). */
+const GAP = 32;
 
 function refOf(body: Record<string, unknown>): ItemRef | null {
   if (typeof body.product_id === 'number' && Number.isFinite(body.product_id))
@@ -177,44 +83,122 @@ function violationsOr(violations: RuleViolation[], ref: ItemRef, body: Record<st
   return violations.length > 0 ? violations : { ref, body };
 }
 
-/** Items [offset, offset + size) of the feed, split into items to send and invalid ones (with the rule). */
+/** The rule a malformed record broke: a CSV row's field count, an NDJSON line's syntax. */
+const malformedRule = (format: FeedFormat) => (format === 'csv' ? 'csv_columns' : 'json_syntax');
+
+/** A record of the snapshot as an item to send, or the rule it breaks (as a report line). */
+function check(
+  format: FeedFormat,
+  operation: BulkOperation,
+  raw: unknown,
+  line: number,
+): PreparedItem | ItemResult {
+  const record =
+    raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
+  const sku = typeof record?.sku === 'string' && record.sku ? record.sku : null;
+  const prepared: ReturnType<typeof prepare> | (Omit<RuleViolation, 'code'> & { code: string })[] = !record
+    ? missing('(item)', 'each feed item must be an object')
+    : typeof record[MALFORMED] === 'string'
+      ? [{ field: '(row)', rule: malformedRule(format), code: 'malformed_row', message: record[MALFORMED] }]
+      : prepare(operation, record);
+  if (!Array.isArray(prepared)) return { line, sku, ...prepared };
+  const first = prepared[0]!;
+  return {
+    line,
+    sku,
+    status: 'invalid',
+    code: first.code,
+    message: first.message,
+    field: first.field,
+    rule: first.rule,
+  };
+}
+
+const isInvalid = (r: PreparedItem | ItemResult): r is ItemResult => 'status' in r;
+
+/** Items [offset, offset + size) of the snapshot, without bodies, and the invalid ones (with the rule). */
 export async function readChunk(
-  feed: FeedRef,
+  s: FeedSnapshot,
   offset: number,
   size: number,
   operation: BulkOperation,
-): Promise<FeedChunk> {
-  const all = await records(feed);
-  const slice = all.slice(offset, offset + size);
+): Promise<{ items: FeedItem[]; invalid: ItemResult[]; nextOffset: number; done: boolean; total: number }> {
+  const records = await readSnapshotRecords(s, offset, offset + size);
   const items: FeedItem[] = [];
   const invalid: ItemResult[] = [];
-  slice.forEach((raw, i) => {
-    const line = offset + i + 1;
-    const sku = typeof raw?.sku === 'string' && raw.sku ? raw.sku : null;
-    const prepared =
-      raw && typeof raw === 'object'
-        ? typeof raw[MALFORMED] === 'string'
-          ? [{ field: '(row)', rule: 'csv_columns', code: 'malformed_row', message: raw[MALFORMED] }]
-          : prepare(operation, raw)
-        : missing('(item)', 'each feed item must be an object');
-    if (Array.isArray(prepared)) {
-      const first = prepared[0]!;
-      invalid.push({
-        line,
-        sku,
-        status: 'invalid',
-        code: first.code,
-        message: first.message,
-        field: first.field,
-        rule: first.rule,
-      });
-    } else items.push({ line, sku, ...prepared });
+  records.forEach((raw, i) => {
+    const r = check(s.format, operation, raw, offset + i + 1);
+    if (isInvalid(r)) invalid.push(r);
+    else
+      items.push(
+        'sku' in r.ref && r.ref.sku === r.sku
+          ? { line: r.line, sku: r.sku }
+          : { line: r.line, sku: r.sku, ref: r.ref },
+      );
   });
-  return {
-    items,
-    invalid,
-    nextOffset: offset + slice.length,
-    done: offset + slice.length >= all.length,
-    total: all.length,
-  };
+  const nextOffset = offset + records.length;
+  return { items, invalid, nextOffset, done: nextOffset >= s.total, total: s.total };
+}
+
+/**
+ * The items at the given (1-based) lines with their request bodies, in the order asked; nearby lines are
+ * read together. A line that is not a valid item fails the read: the snapshot cannot change, so the
+ * caller asked for a line `readChunk` never handed out.
+ */
+export async function readItems(
+  s: FeedSnapshot,
+  lines: number[],
+  operation: BulkOperation,
+): Promise<PreparedItem[]> {
+  const notAnItem = (line: number, why = '') =>
+    ApplicationFailure.nonRetryable(
+      `line ${line} of the feed ${s.source} is not an item to send${why}`,
+      'FeedUnreadable',
+    );
+  const wanted = [...new Set(lines)].sort((a, b) => a - b);
+  const outside = wanted.find((line) => !Number.isInteger(line) || line < 1 || line > s.total);
+  if (outside !== undefined) throw notAnItem(outside, ` (the feed has ${s.total} items)`);
+  const found = new Map<number, PreparedItem>();
+  const reader = await openSnapshot(s);
+  try {
+    for (let i = 0; i < wanted.length;) {
+      let j = i;
+      while (j + 1 < wanted.length && wanted[j + 1]! - wanted[j]! <= GAP) j++;
+      const first = wanted[i]!;
+      const records = await reader.read(first - 1, wanted[j]!);
+      for (const line of wanted.slice(i, j + 1)) {
+        const r = check(s.format, operation, records[line - first], line);
+        if (isInvalid(r)) throw notAnItem(line, `: ${r.message}`);
+        found.set(line, r);
+      }
+      i = j + 1;
+    }
+  } finally {
+    await reader.close();
+  }
+  return lines.map((line) => found.get(line)!);
+}
+
+/**
+ * Reads a whole feed once with the worker's reader and rules, in a snapshot taken in a temporary
+ * directory and removed after: what the CLI checks before it starts a job.
+ */
+export async function checkFeed(
+  feed: FeedRef,
+  operation: BulkOperation,
+): Promise<{ total: number; valid: number; invalid: ItemResult[] }> {
+  const tmp = await mkdtemp(join(tmpdir(), 'selling-kit-feed-'));
+  try {
+    const s = await takeSnapshot(feed, join(tmp, 'snapshot'));
+    let valid = 0;
+    const invalid: ItemResult[] = [];
+    for (let offset = 0; offset < s.total; offset += 1000) {
+      const chunk = await readChunk(s, offset, 1000, operation);
+      valid += chunk.items.length;
+      invalid.push(...chunk.invalid);
+    }
+    return { total: s.total, valid, invalid };
+  } finally {
+    await rm(tmp, { recursive: true, force: true });
+  }
 }

@@ -1,6 +1,10 @@
 // One request per item, classified for the workflow: done, failed (4xx, with code and error id), rate
 // limited (with Retry-After), unknown (a create that may have happened: verify first), retry (safe to
 // send again), or reauthorization required.
+//
+// A create is in doubt after ANY failure once its request may have left (5xx, a reset, a timeout, an
+// abort): the API may have committed it, so it is verified by SKU before it is ever sent again — never
+// re-POSTed blind, never reported failed on a duplicate-SKU answer to our own earlier send.
 import { ApplicationFailure } from '@temporalio/common';
 import {
   InsufficientScopeError,
@@ -17,13 +21,15 @@ import {
   type ProductRef,
   type SellingClient,
 } from '@selling-kit/api-client';
-import type { BulkOperation, FeedItem, ItemRef, SendOutcome } from '../types.ts';
+import type { BulkOperation, ItemRef, PreparedItem, SendOutcome } from '../types.ts';
+import { ABORTED, SKU_EXISTS } from '../workflows/item-codes.ts';
 
 const toProductRef = (ref: ItemRef): ProductRef => ref as ProductRef;
 
-export async function findBySku(client: SellingClient, sku: string) {
+/** GET by SKU, one attempt (the caller decides what a failure means). */
+export async function findBySku(client: SellingClient, sku: string, signal?: AbortSignal) {
   try {
-    const p = await client.products.getBySku(sku, { maxRetries: 2 });
+    const p = await client.products.getBySku(sku, { maxRetries: 0, signal });
     return { productId: p.product_id, slug: p.slug };
   } catch (error) {
     if (error instanceof ProductNotFoundError) return undefined;
@@ -31,32 +37,39 @@ export async function findBySku(client: SellingClient, sku: string) {
   }
 }
 
-async function call(client: SellingClient, operation: BulkOperation, item: FeedItem) {
+async function call(
+  client: SellingClient,
+  operation: BulkOperation,
+  item: PreparedItem,
+  signal?: AbortSignal,
+) {
   const ref = toProductRef(item.ref);
+  const options = { signal };
   switch (operation) {
     case 'create': {
-      const res = await client.request<{ product_id: number; slug: string }>({
-        method: 'POST',
-        path: '/api/v1/products/',
-        body: item.body,
-      });
+      const res = await client.request<{ product_id: number; slug: string }>(
+        { method: 'POST', path: '/api/v1/products/', body: item.body },
+        options,
+      );
       return { productId: res.product_id, slug: res.slug };
     }
     case 'upsert':
     case 'update': {
-      const res = await client.products.update(ref, item.body as never);
+      const res = await client.products.update(ref, item.body as never, options);
       return { productId: res.product_id, slug: res.slug };
     }
     case 'patch':
-      await client.products.patch(ref, item.body as never);
+      await client.products.patch(ref, item.body as never, options);
       return keysOf(item.ref);
     case 'delete':
-      await client.products.delete(ref, {
-        failIfActiveOffers: item.body.fail_if_active_offers === true,
-      });
+      await client.products.delete(
+        ref,
+        { failIfActiveOffers: item.body.fail_if_active_offers === true },
+        options,
+      );
       return keysOf(item.ref);
     case 'mark_as_sold':
-      await client.products.markAsSold(ref);
+      await client.products.markAsSold(ref, options);
       return keysOf(item.ref);
   }
 }
@@ -65,16 +78,12 @@ function keysOf(ref: ItemRef): { productId?: number; slug?: string } {
   return 'productId' in ref ? { productId: ref.productId } : 'slug' in ref ? { slug: ref.slug } : {};
 }
 
-/** Whether an error after a resend means the earlier send had landed. */
-async function landedEarlier(
-  client: SellingClient,
+/** Whether an error after a resend means the earlier send had landed (create is handled apart). */
+function landedEarlier(
   operation: BulkOperation,
-  item: FeedItem,
+  item: PreparedItem,
   error: SellingApiError,
-): Promise<{ productId?: number; slug?: string } | undefined> {
-  if (operation === 'create' && item.sku && error.status !== undefined && error.status < 500) {
-    return findBySku(client, item.sku); // "already exists": the first create landed after all
-  }
+): { productId?: number; slug?: string } | undefined {
   if (operation === 'delete' && error instanceof NotFoundError) return keysOf(item.ref);
   if (
     operation === 'mark_as_sold' &&
@@ -85,32 +94,64 @@ async function landedEarlier(
   return undefined;
 }
 
+/**
+ * A create answered with a 4xx. On a resend (our earlier send was in doubt and verified absent), a
+ * duplicate-SKU answer means the earlier send landed late: found → ok; not found yet (inside the
+ * read-after-create delay) → still unknown. On a first send, a listing found under the SKU existed
+ * before this job: reported with its own code, not as a mystery validation failure.
+ */
+async function createRefused(
+  client: SellingClient,
+  item: PreparedItem & { resend?: boolean },
+  error: SellingApiError,
+  signal?: AbortSignal,
+): Promise<SendOutcome | undefined> {
+  if (!item.sku) return undefined;
+  const found = await findBySku(client, item.sku, signal).catch(() => null);
+  if (item.resend) {
+    if (found) return { line: item.line, status: 'ok', ...found };
+    return { line: item.line, status: 'unknown' };
+  }
+  if (found)
+    return {
+      line: item.line,
+      status: 'failed',
+      code: SKU_EXISTS,
+      message: `SKU "${item.sku}" already belongs to listing ${found.productId}, which existed before this item was sent (before the job, or from an earlier line of the feed; SKUs are never reusable): ${error.message}`,
+      errorId: error.errorId,
+      httpStatus: error.status,
+    };
+  return undefined;
+}
+
 export async function sendOne(
   client: SellingClient,
   operation: BulkOperation,
-  item: FeedItem,
+  item: PreparedItem & { resend?: boolean },
   signal?: AbortSignal,
 ): Promise<SendOutcome> {
   const { line } = item;
-  void signal;
   try {
-    return { line, status: 'ok', ...(await call(client, operation, item)) };
+    return { line, status: 'ok', ...(await call(client, operation, item, signal)) };
   } catch (error) {
     if (error instanceof ReauthorizationRequiredError)
       return { line, status: 'reauthorization_required', message: error.message };
     if (error instanceof RateLimitedError)
       return { line, status: 'rate_limited', retryAfterMs: error.retryAfterMs ?? 1000 };
     const idempotent = operation !== 'create';
-    if (error instanceof OutcomeUnknownError)
-      return idempotent ? { line, status: 'retry', reason: 'gateway timeout' } : { line, status: 'unknown' };
-    if (error instanceof TransportError) {
-      if (!error.requestSent) return { line, status: 'retry', reason: error.message };
-      return idempotent ? { line, status: 'retry', reason: error.message } : { line, status: 'unknown' };
-    }
-    if (error instanceof ServerError) {
-      if (error.status === 504 && !idempotent) return { line, status: 'unknown' };
-      return { line, status: 'retry', reason: `${error.status} ${error.code}` };
-    }
+    const failure = (e: SellingApiError, sent: boolean): SendOutcome =>
+      !sent
+        ? { line, status: 'retry', reason: e.message }
+        : idempotent
+          ? { line, status: 'retry', reason: e.message, sent, code: e.code, errorId: e.errorId }
+          : { line, status: 'unknown', code: e.code, reason: e.message, errorId: e.errorId };
+    if (signal?.aborted)
+      return idempotent
+        ? { line, status: 'retry', reason: 'cut off while being sent', sent: true, code: ABORTED }
+        : { line, status: 'unknown', code: ABORTED, reason: 'cut off while being sent' };
+    if (error instanceof OutcomeUnknownError) return failure(error, true);
+    if (error instanceof TransportError) return failure(error, error.requestSent);
+    if (error instanceof ServerError) return failure(error, true);
     if (error instanceof UnauthorizedError || error instanceof InsufficientScopeError)
       // The credential itself is refused: every other item would be too. The job pauses.
       return {
@@ -119,8 +160,11 @@ export async function sendOne(
         message: `${error.status} ${error.code}: ${error.message}`,
       };
     if (error instanceof SellingApiError) {
-      if (item.resend) {
-        const landed = await landedEarlier(client, operation, item, error).catch(() => undefined);
+      if (operation === 'create' && error.status !== undefined && error.status < 500) {
+        const refused = await createRefused(client, item, error, signal);
+        if (refused) return refused;
+      } else if (item.resend) {
+        const landed = landedEarlier(operation, item, error);
         if (landed) return { line, status: 'ok', ...landed };
       }
       return {

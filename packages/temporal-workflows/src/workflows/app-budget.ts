@@ -5,12 +5,16 @@
 // budget lasts, and everybody is cut to budget ÷ shops when it does not. Capacity a shop gives up (a
 // smaller share, a lapsed lease) is handed out again only one budget window later, since the gateway
 // still counts what the shop sent in that window. The ledger is pure (`lease`), so it is tested alone.
+// Leases are keyed by shop AND rate group (`<shopId>:<group>`): each lane of a shop holds its own share.
+// A fresh allocator cannot know what was sent in the last window (a terminated or reset one forgot it),
+// so it starts with the whole budget cooling for one window.
 import {
   allHandlersFinished,
   condition,
   continueAsNew,
   defineQuery,
   defineUpdate,
+  patched,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -30,6 +34,7 @@ export interface BudgetState {
   allowance: Allowance;
   headroom: number;
   leaseMs: number;
+  /** By key: `<shopId>:<group>` (before 0.2: the shop id alone). */
   leases: Record<string, { perWindow: number; want: number; until: number }>;
   /** Capacity given up recently: free again at `freeAt`. */
   cooling: { perWindow: number; freeAt: number }[];
@@ -40,36 +45,46 @@ export interface Lease {
   perWindow: number;
   /** The budget window those requests are counted in, ms. */
   windowMs: number;
+  /** When the lease ends; strictly later on every renewal of a key, so it also orders caps (`capSeq`). */
   until: number;
   leaseMs: number;
 }
 
 export const APP_WIDE_ALLOWANCE: Allowance = { limit: 30_000, windowMs: 60_000 };
 
-export function newBudget(input: BudgetInput): BudgetState {
-  return {
+/**
+ * A fresh ledger. Given `startedAt` (an allocator that starts without a carried state), the whole budget
+ * counts as cooling for one window: what the app sent just before is unknown.
+ */
+export function newBudget(input: BudgetInput, startedAt?: number): BudgetState {
+  const state: BudgetState = {
     allowance: input.allowance ?? APP_WIDE_ALLOWANCE,
     headroom: input.headroom ?? 0.1,
     leaseMs: input.leaseMs ?? 30_000,
     leases: {},
     cooling: [],
   };
+  if (startedAt !== undefined)
+    state.cooling.push({ perWindow: budgetOf(state), freeAt: startedAt + state.allowance.windowMs });
+  return state;
 }
 
-/** A shop asks for `want` requests per budget window; it gets its lease (pure; mutates the state). */
-export function lease(state: BudgetState, shopId: string, want: number, now: number): Lease {
+const budgetOf = (state: BudgetState) => Math.floor(state.allowance.limit * (1 - state.headroom));
+
+/** A lease key (`<shopId>:<group>`) asks for `want` requests per budget window (pure; mutates the state). */
+export function lease(state: BudgetState, key: string, want: number, now: number): Lease {
   const W = state.allowance.windowMs;
   for (const [id, l] of Object.entries(state.leases)) {
-    // Other shops' lapsed leases cool down; the asking shop's own traffic is its own lease's business.
-    if (l.until <= now && id !== shopId) {
+    // Other keys' lapsed leases cool down; the asking key's own traffic is its own lease's business.
+    if (l.until <= now && id !== key) {
       delete state.leases[id];
       state.cooling.push({ perWindow: l.perWindow, freeAt: l.until + W });
     }
   }
   state.cooling = state.cooling.filter((c) => c.freeAt > now);
-  const budget = Math.floor(state.allowance.limit * (1 - state.headroom));
-  const mine = state.leases[shopId];
-  const others = Object.entries(state.leases).filter(([id]) => id !== shopId);
+  const budget = budgetOf(state);
+  const mine = state.leases[key];
+  const others = Object.entries(state.leases).filter(([id]) => id !== key);
   const committed =
     others.reduce((n, [, l]) => n + l.perWindow, 0) + state.cooling.reduce((n, c) => n + c.perWindow, 0);
   const fair = Math.floor(budget / (others.length + 1));
@@ -80,21 +95,26 @@ export function lease(state: BudgetState, shopId: string, want: number, now: num
   grant = Math.floor(grant);
   if (mine && grant < mine.perWindow)
     state.cooling.push({ perWindow: mine.perWindow - grant, freeAt: now + W });
-  state.leases[shopId] = { perWindow: grant, want, until: now + state.leaseMs };
-  return { perWindow: grant, windowMs: W, until: now + state.leaseMs, leaseMs: state.leaseMs };
+  // Two renewals in one workflow task read the same clock: the later one still ends later.
+  const until = Math.max(now + state.leaseMs, (mine?.until ?? 0) + 1);
+  state.leases[key] = { perWindow: grant, want, until };
+  return { perWindow: grant, windowMs: W, until, leaseMs: state.leaseMs };
 }
 
-export const leaseUpdate = defineUpdate<Lease, [{ shopId: string; want: number }]>('lease');
+/** `key` is `<shopId>:<group>`; a request without one (workers before 0.2) is keyed by its shop. */
+export const leaseUpdate = defineUpdate<Lease, [{ shopId: string; key?: string; want: number }]>('lease');
 export const budgetQuery = defineQuery<BudgetState>('budget');
 export const appBudgetWorkflowId = (appId: string) => `app-budget:${appId}`;
 
 export async function appBudgetWorkflow(input: BudgetInput, carry?: BudgetState): Promise<void> {
-  const state = carry ?? newBudget(input);
+  // A fresh start warms up (runs recorded before the warm-up replay without it: what they handed out
+  // must not change under them).
+  const state = carry ?? newBudget(input, patched('app-budget-warm-up') ? Date.now() : undefined);
   let handled = 0;
   setHandler(budgetQuery, () => state);
-  setHandler(leaseUpdate, ({ shopId, want }) => {
+  setHandler(leaseUpdate, ({ shopId, key, want }) => {
     handled++;
-    return lease(state, shopId, want, Date.now());
+    return lease(state, key ?? shopId, want, Date.now());
   });
   await condition(() => handled >= 500 || workflowInfo().continueAsNewSuggested);
   await condition(allHandlersFinished);

@@ -1,10 +1,14 @@
-// A bulk job for one shop: read the feed in chunks, send each window's items in one activity, paced by
-// the shop's ring (pacing.ts) — the workflow sleeps on ONE timer per window until the window's first
-// slot opens. 429s slow the whole shop down; unknown outcomes of creates (504, timeouts) are verified by
-// GET (SKU) across timers before any re-create. Decisions and timers live here; all I/O is in activities.
+// A bulk job for one shop: snapshot the feed, read it in chunks, send each window's items in one
+// activity, paced by the shop's ring (pacing.ts) — the workflow sleeps on ONE timer per window until the
+// window's first slot opens. 429s slow the whole shop down; creates in doubt (504, resets, crashes) are
+// verified by GET (SKU) on timers before any re-create; every item has a bounded number of tries.
+// Decisions and timers live here; all I/O is in activities. History holds lines, SKUs and counts —
+// item bodies and report lines stay on the worker's storage (the snapshot and the report parts).
 import {
+  ActivityCancellationType,
   ActivityFailure,
   ApplicationFailure,
+  CancellationScope,
   ContinueAsNew,
   condition,
   isCancellation,
@@ -13,6 +17,7 @@ import {
   defineSignal,
   defineUpdate,
   getExternalWorkflowHandle,
+  log,
   proxyActivities,
   setHandler,
   sleep,
@@ -25,9 +30,9 @@ import type {
   BulkJobInput,
   BulkProgress,
   FeedItem,
+  FeedSnapshot,
   ItemResult,
   JobState,
-  SendOutcome,
   SlotBatch,
 } from '../types.ts';
 import {
@@ -40,6 +45,7 @@ import {
   type Ring,
   type SlotReport,
 } from './pacing.ts';
+import { ABORTED, IN_DOUBT } from './item-codes.ts';
 
 export const progressQuery = defineQuery<BulkProgress>('progress');
 export const pauseSignal = defineSignal<[{ reason?: string }]>('pause');
@@ -52,31 +58,67 @@ export const cancelUpdate = defineUpdate<BulkProgress>('cancelJob');
 /** A shop's job tells its many-shop parent it has finished (by workflow id: reaches the newest run). */
 export const shopDoneSignal = defineSignal<[{ shopId: string; progress: BulkProgress }]>('shopDone');
 
-const { readFeedChunk, sendBatch, verifyBySku, appendReport } = proxyActivities<
-  ReturnType<typeof createActivities>
->({
-  startToCloseTimeout: '5 minutes',
-  // A worker that dies mid-batch is noticed within seconds; the next attempt resumes from the heartbeat.
-  heartbeatTimeout: '5 seconds',
-  retry: {
-    initialInterval: '1s',
-    maximumInterval: '30s',
-    maximumAttempts: 10,
-    nonRetryableErrorTypes: ['FeedUnreadable', 'UnknownCredential'],
-  },
+type Activities = ReturnType<typeof createActivities>;
+const retry = { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 10 } as const;
+/** Long, heartbeating reads of the whole feed: the snapshot, the lines left unread by a cancel. */
+const { snapshotFeed, reportUnread } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: { ...retry, nonRetryableErrorTypes: ['FeedUnreadable'] },
 });
-const { acquireSlots } = proxyActivities<ReturnType<typeof createActivities>>({
+/** Short file work: never heartbeats, so no heartbeat timeout. */
+const { readFeedChunk, appendReport, finalizeReport } = proxyActivities<Activities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { ...retry, nonRetryableErrorTypes: ['FeedUnreadable'] },
+});
+/**
+ * A window on the wire: heartbeats every second; a dead worker is noticed within 10 s. A cancel stops it
+ * at once and waits for its answer: what was answered counts, what never left is not sent.
+ */
+const { sendBatch } = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '10 seconds',
+  cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
+  retry: { ...retry, nonRetryableErrorTypes: ['FeedUnreadable', 'UnknownCredential'] },
+});
+const { verifyBySku } = proxyActivities<Activities>({
+  startToCloseTimeout: '5 minutes',
+  heartbeatTimeout: '30 seconds',
+  retry: { ...retry, nonRetryableErrorTypes: ['UnknownCredential'] },
+});
+const { acquireSlots } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '200ms', maximumInterval: '5s', maximumAttempts: 20 },
 });
 
+/** A create whose outcome is in doubt, waiting for its next GET by SKU. */
+export interface Unknown {
+  item: FeedItem;
+  /** Verification rounds done (each found nothing). */
+  rounds: number;
+  /** When the next round is due (workflow clock). */
+  dueAt: number;
+  /** Rounds in a row that could not ask (the GET failed or met a 429). */
+  misses?: number;
+}
+
 /** Carried across continue-as-new. */
 export interface BulkCarry {
+  snapshot?: FeedSnapshot;
   offset: number;
   feedDone: boolean;
   queue: FeedItem[];
-  unknown: { item: FeedItem; rounds: number }[];
-  counts: { total: number; done: number; failed: number; rateLimited: number; verified: number };
+  /** Items waiting out their own backoff after a retryable failure (sorted by notBefore). */
+  later: FeedItem[];
+  unknown: Unknown[];
+  counts: {
+    total: number;
+    done: number;
+    failed: number;
+    cancelled: number;
+    rateLimited: number;
+    verified: number;
+  };
   /** The job's own ring when it does not share the shop's lane. */
   ring?: Ring;
   /** Slots granted last and how they were used: reported with the next request for slots. */
@@ -86,17 +128,42 @@ export interface BulkCarry {
   runs: number;
   paused: boolean;
   pauseReason?: string;
+  cancelled: boolean;
+  /** Report parts written so far (names them in order) and the retried attempts accepted. */
+  parts: number;
+  accepted: Record<string, number>;
+  /** Retryable failures in a row across windows with no final outcome in between. */
+  serverErrors: number;
+  /** The shop's ring has granted this job slots before. */
+  laneUsed?: boolean;
 }
+
+/** An outcome the API itself caused (a 5xx, a reset), not a crash of ours or a cancel. */
+const answeredBadly = (code: string | undefined) =>
+  code !== undefined && code !== ABORTED && code !== IN_DOUBT;
+/** Consecutive 5xx answers (no success between) after which the job pauses instead of burning its allowance. */
+const SERVER_ERROR_PAUSE = 50;
+/**
+ * SKUs checked per verification round. Verification GETs are not paced by the lane: they live in the
+ * general group's reserve (DEFAULT_ALLOWANCES keeps 5 % of it back), so a round stays small; the rest
+ * waits for the next turn, and a 429 ends a round early without failing anything.
+ */
+const VERIFY_PER_ROUND = 50;
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
 export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry): Promise<BulkProgress> {
   const group = groupOf(input.operation);
   const allowance = input.allowance ?? DEFAULT_ALLOWANCES[group];
-  const ringOptions = { maxSlots: input.slotsPerWindow };
+  const W = allowance.windowMs;
+  const ringOptions = { maxSlots: input.slotsPerWindow, marginMs: input.clockMarginMs };
   const chunkSize = input.chunkSize ?? 200;
   const verifyDelays = input.verifyDelaysMs ?? [1_000, 2_000, 4_000];
   const windowsPerRun = input.windowsPerRun ?? 150;
-  const lead = input.leadMs ?? Math.min(300, allowance.windowMs / 4);
+  const maxTries = input.maxItemTries ?? 8;
+  const lead = input.leadMs ?? Math.min(300, W / 4);
   const minTimer = input.minTimerMs ?? 1_000;
+  /** No turn of the loop waits less than this when nothing can be sent (never a hot loop). */
+  const minWait = Math.min(1_000, Math.max(1, W / 4));
   // OAuth shops always go through the lane: it is where the app-wide share is applied.
   const shared = (input.shareShopAllowance ?? true) || (input.shop.auth === 'oauth' && !!input.appBudget);
   const slotSize = newRing(allowance, ringOptions).slotSize;
@@ -104,20 +171,29 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     offset: 0,
     feedDone: false,
     queue: [],
+    later: [],
     unknown: [],
-    counts: { total: 0, done: 0, failed: 0, rateLimited: 0, verified: 0 },
+    counts: { total: 0, done: 0, failed: 0, cancelled: 0, rateLimited: 0, verified: 0 },
     ring: shared ? undefined : newRing(allowance, ringOptions),
     report: [],
     rate: allowance.limit,
     runs: 0,
     paused: false,
+    cancelled: false,
+    parts: 0,
+    accepted: {},
+    serverErrors: 0,
   };
   s.runs++;
   const jobId = input.jobId ?? workflowInfo().workflowId;
-  let cancelled = false;
   let windows = 0;
+  let acquires = 0;
+  /** The window on the wire, if any: in doubt if the job is cancelled through Temporal meanwhile. */
+  let sending: SlotBatch[] | undefined;
+  /** The report part of the window on the wire (a retried attempt's part is the one kept). */
+  let batchPart: string | undefined;
 
-  const pending = () => s.counts.total - s.counts.done - s.counts.failed;
+  const pending = () => s.counts.total - s.counts.done - s.counts.failed - s.counts.cancelled;
   const progress = (state: JobState): BulkProgress => ({
     jobId,
     state,
@@ -125,17 +201,18 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     total: s.counts.total,
     done: s.counts.done,
     failed: s.counts.failed,
+    cancelled: s.counts.cancelled,
     pending: pending(),
     currentRate: s.rate,
-    windowMs: allowance.windowMs,
+    windowMs: W,
     rateLimited: s.counts.rateLimited,
     verified: s.counts.verified,
-    etaMs: Math.ceil(pending() / Math.max(1, s.rate)) * allowance.windowMs,
+    etaMs: Math.ceil(pending() / Math.max(1, s.rate)) * W,
     runs: s.runs,
   });
   // Set once the job has ended, so a query after completion (replayed to the end) answers it.
   let ended: JobState | undefined;
-  const current = () => progress(ended ?? (cancelled ? 'cancelling' : s.paused ? 'paused' : 'running'));
+  const current = () => progress(ended ?? (s.cancelled ? 'cancelling' : s.paused ? 'paused' : 'running'));
   const pause = (reason = 'paused by request') => {
     s.paused = true;
     s.pauseReason = reason;
@@ -143,26 +220,63 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
   const resume = () => {
     s.paused = false;
     s.pauseReason = undefined;
+    s.serverErrors = 0;
+  };
+  /** Stops the window on the wire (set while one is). */
+  let stopSending: (() => void) | undefined;
+  const cancel = () => {
+    s.cancelled = true;
+    stopSending?.();
   };
   setHandler(progressQuery, current);
   setHandler(pauseSignal, (arg) => pause(arg?.reason));
   setHandler(resumeSignal, resume);
-  setHandler(cancelSignal, () => void (cancelled = true));
+  setHandler(cancelSignal, cancel);
   setHandler(pauseUpdate, (arg) => (pause(arg?.reason), current()));
   setHandler(resumeUpdate, () => (resume(), current()));
-  setHandler(cancelUpdate, () => ((cancelled = true), current()));
+  // Answered once nothing more leaves: the window on the wire has stopped.
+  setHandler(cancelUpdate, async () => {
+    cancel();
+    await condition(() => sending === undefined);
+    return current();
+  });
+
+  /** The next report part's location: parts sort in the order the workflow wrote them. */
+  const part = (kind: string) => ({
+    reportDir: input.reportDir,
+    jobId,
+    part: `${pad(s.runs, 4)}-${pad(++s.parts, 7)}-${kind}`,
+  });
+  // Report writes run beside the loop; a write that fails for good fails the job at the next
+  // checkpoint (never an unhandled rejection that would retry the workflow task forever).
+  const writes: Promise<void>[] = [];
+  let writeError: unknown;
+  const report = (results: ItemResult[]) => {
+    if (results.length === 0) return;
+    // Shielded: a job cancelled through Temporal still writes every line it decided.
+    const at = part('wf');
+    writes.push(
+      CancellationScope.nonCancellable(() => appendReport(at, results)).catch((e) => void (writeError ??= e)),
+    );
+  };
+  const flush = async () => {
+    await Promise.all(writes.splice(0));
+    if (writeError) throw writeError;
+  };
 
   /** The shop's ring: the lane (shared by the shop's jobs) or the job's own. */
-  const slots = async (req: AcquireRequest): Promise<AcquireResult> =>
-    s.ring
-      ? acquire(s.ring, req, Date.now())
-      : acquireSlots({
-          shop: input.shop,
-          group,
-          lane: { allowance, ring: ringOptions },
-          request: req,
-          appBudget: input.shop.auth === 'oauth' ? input.appBudget : undefined,
-        });
+  const slots = async (req: Omit<AcquireRequest, 'updateId'>): Promise<AcquireResult> => {
+    if (s.ring) return acquire(s.ring, req, Date.now(), input.clockMarginMs);
+    const info = workflowInfo();
+    return acquireSlots({
+      shop: input.shop,
+      group,
+      lane: { allowance, ring: ringOptions },
+      // Deterministic: a retried activity repeats the same update, which the lane answers once.
+      request: { ...req, usedBefore: s.laneUsed, updateId: `${info.workflowId}/${info.runId}/${++acquires}` },
+      appBudget: input.shop.auth === 'oauth' ? input.appBudget : undefined,
+    });
+  };
   /** Hands back the slots this job holds, so other jobs of the shop may use them. */
   const release = async () => {
     if (s.report.length === 0 && s.retryAfterMs === undefined) return;
@@ -172,67 +286,307 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
   };
 
   const readNext = async () => {
-    const chunk = await readFeedChunk(input.feed, s.offset, chunkSize, input.operation);
+    const chunk = await readFeedChunk(s.snapshot!, s.offset, chunkSize, input.operation, part('feed'));
     s.offset = chunk.nextOffset;
     s.feedDone = chunk.done;
     s.counts.total = chunk.total;
     s.queue.push(...chunk.items);
-    s.counts.failed += chunk.invalid.length;
-    report(chunk.invalid);
+    s.counts.failed += chunk.invalid;
   };
 
-  let reporting: Promise<void> = Promise.resolve();
-  const report = (results: ItemResult[]) => {
-    if (results.length === 0) return;
-    const previous = reporting;
-    reporting = previous.then(() => appendReport(input.reportDir, jobId, results));
+  /** An item failed in a way that may pass next time: back off, or give up after `maxTries`. */
+  const tryAgain = (item: FeedItem, error: { code: string; message: string; errorId?: string }) => {
+    const tries = (item.tries ?? 0) + 1;
+    if (tries >= maxTries) {
+      s.counts.failed++;
+      report([
+        {
+          line: item.line,
+          sku: item.sku,
+          status: 'failed',
+          code: error.code,
+          message: `gave up after ${tries} tries: ${error.message}`,
+          errorId: error.errorId,
+        },
+      ]);
+      return;
+    }
+    // 1 s, 2 s, 4 s … at the spec's windows (the base follows the window), never more than a minute.
+    const notBefore = Date.now() + Math.min(60_000, minWait * 2 ** (tries - 1));
+    // Sent again as a resend: the earlier send may have landed (a delete then finds nothing, a sale finds
+    // the listing sold — both done). The message is kept short: it is carried across continue-as-new.
+    const lastError = { ...error, message: error.message.slice(0, 200) };
+    s.later.push({ ...item, resend: true, tries, notBefore, lastError });
+    s.later.sort((a, b) => a.notBefore! - b.notBefore!);
+  };
+
+  /** Verify-then-retry, one round for the unknowns that are due: found → done; absent → created again. */
+  const verify = async (due: Unknown[]) => {
+    for (let i = 0; i < due.length; i += VERIFY_PER_ROUND)
+      await verifyRound(due.slice(i, i + VERIFY_PER_ROUND));
+  };
+  const verifyRound = async (due: Unknown[]) => {
+    const at = part('verify');
+    const res = await verifyBySku(
+      input.shop,
+      due.map((u) => ({ line: u.item.line, sku: u.item.sku! })),
+      at,
+    );
+    if (res.attempt > 1) s.accepted[at.part] = res.attempt;
+    const found = new Set(res.found);
+    const checked = new Set(res.checked);
+    const now = Date.now();
+    for (const u of due) {
+      if (found.has(u.item.line)) {
+        s.counts.done++;
+        s.counts.verified++;
+        s.serverErrors = 0;
+      } else if (!checked.has(u.item.line)) {
+        // Not asked (a 429, or the GET failed): the same round again, backing off; an item whose
+        // lookups keep failing is given up like any other after its tries.
+        u.misses = (u.misses ?? 0) + 1;
+        if (u.misses < maxTries) {
+          u.dueAt = now + Math.min(60_000, minWait * 2 ** (u.misses - 1));
+          continue;
+        }
+        // Given up, not failed: the listing may exist. Counted with the failed items.
+        s.counts.failed++;
+        report([
+          {
+            line: u.item.line,
+            sku: u.item.sku,
+            status: 'unknown',
+            code: u.item.lastError?.code ?? 'outcome_unknown',
+            message: `its outcome could not be verified after ${u.misses} lookups (GET by SKU kept failing): ${u.item.lastError?.message ?? ''}`,
+            errorId: u.item.lastError?.errorId,
+          },
+        ]);
+      } else if (u.rounds + 1 >= verifyDelays.length) {
+        // Confirmed absent: create again (an "already exists" then means the first send landed late).
+        tryAgain(
+          { ...u.item, resend: true },
+          u.item.lastError ?? { code: 'outcome_unknown', message: 'the API did not confirm the create' },
+        );
+      } else {
+        u.rounds++;
+        u.misses = 0;
+        u.dueAt = now + verifyDelays[u.rounds]!;
+        continue;
+      }
+      s.unknown.splice(s.unknown.indexOf(u), 1);
+    }
+  };
+
+  /** Counts final outcomes; queues retries, 429s and unknowns; pauses on a refused credential. */
+  const settle = (result: BatchResult, batch: SlotBatch[]) => {
+    const items = new Map(batch.flatMap((b) => b.items.map((i) => [i.line, i] as const)));
+    const again: FeedItem[] = [];
+    const now = Date.now();
+    if (result.attempt > 1) s.accepted[batchPart!] = result.attempt;
+    s.counts.done += result.ok.length;
+    if (result.ok.length) s.serverErrors = 0;
+    for (const o of result.outcomes) {
+      const item = items.get(o.line)!;
+      switch (o.status) {
+        case 'ok':
+          s.counts.done++;
+          s.serverErrors = 0;
+          break;
+        case 'failed':
+          s.counts.failed++;
+          s.serverErrors = 0;
+          break;
+        case 'rate_limited':
+          s.counts.rateLimited++;
+          again.push(item);
+          break;
+        case 'retry':
+          if (o.sent) {
+            if (answeredBadly(o.code)) s.serverErrors++;
+            tryAgain(item, { code: o.code ?? 'server_error', message: o.reason, errorId: o.errorId });
+          } else again.push(item);
+          break;
+        case 'reauthorization_required':
+          again.push(item);
+          pause(`reauthorization required: ${o.message}`);
+          break;
+        case 'unknown':
+          if (answeredBadly(o.code)) s.serverErrors++;
+          s.unknown.push({
+            item: {
+              ...item,
+              lastError: {
+                code: o.code ?? 'outcome_unknown',
+                message: (o.reason ?? 'no answer the create can be judged by').slice(0, 200),
+                errorId: o.errorId,
+              },
+            },
+            rounds: 0,
+            dueAt: now + verifyDelays[0]!,
+          });
+          break;
+      }
+    }
+    if (result.retryAfterMs !== undefined) s.retryAfterMs = result.retryAfterMs;
+    s.queue.unshift(...again);
+    if (s.serverErrors >= SERVER_ERROR_PAUSE && !s.paused)
+      pause(
+        `the API answered ${s.serverErrors} requests in a row with server errors: paused (resume when it is healthy)`,
+      );
+  };
+
+  /** Cancelled: nothing more is sent; every line not yet answered gets its line in the report. */
+  const wrapUpCancelled = async () => {
+    // Creates that were on the wire or in doubt: verified through the read-after-create delay (the usual
+    // rounds); found → ok, absent in every round → never applied, so cancelled; lookups that kept failing
+    // → unknown.
+    const inDoubt = [...s.unknown.map((u) => u.item), ...(sending ?? []).flatMap((b) => b.items)];
+    sending = undefined;
+    s.unknown = [];
+    let open = input.operation === 'create' ? inDoubt.filter((i) => i.sku) : [];
+    /** Whether each item's last lookup was answered (absent) rather than failed. */
+    const answered = new Map<number, boolean>();
+    for (const delay of verifyDelays) {
+      if (open.length === 0) break;
+      await sleep(delay);
+      const still: FeedItem[] = [];
+      for (let i = 0; i < open.length; i += VERIFY_PER_ROUND) {
+        const round = open.slice(i, i + VERIFY_PER_ROUND);
+        const res = await verifyBySku(
+          input.shop,
+          round.map((c) => ({ line: c.line, sku: c.sku! })),
+          part('verify'),
+        ).catch(() => ({ found: [] as number[], checked: [] as number[] }));
+        const found = new Set(res.found);
+        const checked = new Set(res.checked);
+        s.counts.done += found.size;
+        s.counts.verified += found.size;
+        for (const item of round)
+          if (!found.has(item.line)) {
+            still.push(item);
+            answered.set(item.line, checked.has(item.line));
+          }
+      }
+      open = still;
+    }
+    const absent = open.filter((i) => answered.get(i.line));
+    const unchecked = [
+      ...inDoubt.filter((i) => input.operation !== 'create' || !i.sku),
+      ...open.filter((i) => !answered.get(i.line)),
+    ];
+    /** Ends items as cancelled or unknown: both are counted as cancelled (never sent, or not known to be). */
+    const end = (items: FeedItem[], status: 'cancelled' | 'unknown', message: string) => {
+      s.counts.cancelled += items.length;
+      report(items.map((i) => ({ line: i.line, sku: i.sku, status, message })));
+    };
+    end(
+      unchecked,
+      'unknown',
+      'job cancelled while this item was in doubt: it may or may not have been applied',
+    );
+    end(absent, 'cancelled', 'job cancelled; the earlier send of this item was not applied (verified)');
+    // Idempotent items cut off on the wire by the cancel may have been applied: unknown, not cancelled.
+    const cutOff = (i: FeedItem) => i.lastError?.code === ABORTED;
+    end(
+      s.later.filter(cutOff),
+      'unknown',
+      'job cancelled while this item was being sent: it may or may not have been applied',
+    );
+    end(
+      [...s.queue, ...s.later.filter((i) => !cutOff(i))],
+      'cancelled',
+      'job cancelled before this item was sent',
+    );
+    s.queue = [];
+    s.later = [];
+    // Lines never read: reported by one activity on the worker (bodies never enter history).
+    if (!s.feedDone && s.snapshot) {
+      const rest = await reportUnread(s.snapshot, s.offset, input.operation, part('unread'));
+      s.counts.cancelled += rest.cancelled;
+      s.counts.failed += rest.invalid;
+      s.offset = s.counts.total;
+      s.feedDone = true;
+    }
+  };
+
+  const finish = async (state: JobState) => {
+    await flush();
+    await finalizeReport(input.reportDir, jobId, s.accepted, input.snapshot ? undefined : s.snapshot?.dir);
+    ended = state;
+    const final = progress(state);
+    await tellParent(input, final);
+    return final;
   };
 
   try {
-    while (!cancelled) {
+    const snapshot = (s.snapshot ??=
+      input.snapshot ?? (await snapshotFeed(input.feed, input.reportDir, jobId)));
+    s.counts.total = snapshot.total;
+    for (;;) {
+      if (s.cancelled) break;
+      // Checked first, so turns that send nothing (waiting, verifying) count too.
+      if (windows >= windowsPerRun || workflowInfo().continueAsNewSuggested) {
+        await flush();
+        await condition(allHandlersFinished);
+        if (!s.cancelled) {
+          log.info('continuing as new', { jobId, runs: s.runs, windows });
+          return await continueAsNew<typeof bulkListingWorkflow>(input, s);
+        }
+        break;
+      }
       if (s.paused) {
         await release();
-        await condition(() => !s.paused || cancelled);
+        await condition(() => !s.paused || s.cancelled);
         continue;
       }
-      const needItems = !s.feedDone && s.queue.length < s.rate;
-      if (s.queue.length === 0 && s.unknown.length === 0 && s.feedDone) break;
-      if (s.queue.length === 0 && s.unknown.length > 0) {
-        await verifyRound(s, input, verifyDelays, report);
-        continue;
-      }
+      const now = Date.now();
+      while (s.later.length && s.later[0]!.notBefore! <= now) s.queue.push(s.later.shift()!);
+      if (s.queue.length === 0 && s.later.length === 0 && s.unknown.length === 0 && s.feedDone) break;
+      const due = s.unknown.filter((u) => u.dueAt <= now);
+      // Items in doubt or backing off hold the reading back: what a job carries stays about a window's worth.
+      const backlog = s.unknown.length + s.later.length;
+      const needItems = !s.feedDone && s.queue.length + backlog < Math.max(s.rate, 1);
       if (s.queue.length === 0) {
-        await readNext();
+        if (needItems || due.length) {
+          windows++;
+          await Promise.all([needItems ? readNext() : undefined, due.length ? verify(due) : undefined]);
+          continue;
+        }
+        // Nothing to send yet: sleep until an unknown is due or an item's backoff ends.
+        const next = Math.min(...s.unknown.map((u) => u.dueAt), ...s.later.map((i) => i.notBefore!));
+        await release();
+        await condition(() => s.cancelled || s.paused, Math.max(minWait, next - now));
         continue;
       }
-      // Ask for the next window's slots while the next chunk is read and the last results are written.
+      // Ask for the next window's slots while the next chunk is read and due unknowns are checked.
       const expected = s.queue.length + (needItems ? chunkSize : 0);
       const [grant] = await Promise.all([
-        expected > 0
-          ? slots({
-              jobId,
-              want: Math.ceil(Math.min(expected, s.rate) / slotSize),
-              allowance,
-              report: s.report,
-              retryAfterMs: s.retryAfterMs,
-            })
-          : undefined,
+        slots({
+          jobId,
+          // Never 0 while there is work: a share below one slot is granted as a smaller slot.
+          want: Math.max(1, Math.ceil(Math.min(expected, s.rate) / slotSize)),
+          allowance,
+          report: s.report,
+          retryAfterMs: s.retryAfterMs,
+        }),
         needItems ? readNext() : undefined,
-        reporting,
+        due.length ? verify(due) : undefined,
       ]);
-      if (!grant) continue;
+      windows++;
       s.report = [];
       s.retryAfterMs = undefined;
       s.rate = grant.rate;
-      if (grant.slots.length === 0 || s.queue.length === 0) {
+      if (grant.slots.length) s.laneUsed = true;
+      if (grant.slots.length === 0 || s.queue.length === 0 || s.cancelled || s.paused) {
         // Hand back what cannot be used; wait for capacity (or a pause / cancel).
         s.report = grant.slots.map((g) => ({ slot: g.slot, lastAt: null }));
-        if (grant.slots.length === 0) await condition(() => cancelled || s.paused, grant.waitMs);
+        if (grant.slots.length === 0)
+          await condition(() => s.cancelled || s.paused, Math.max(grant.waitMs, minWait));
         continue;
       }
       const batch: SlotBatch[] = [];
       for (const g of grant.slots) {
-        const items = s.queue.splice(0, grant.slotSize);
+        const items = s.queue.splice(0, Math.max(1, grant.slotSize));
         if (items.length) batch.push({ slot: g.slot, notBefore: g.notBefore, items });
         else s.report.push({ slot: g.slot, lastAt: null });
       }
@@ -240,66 +594,82 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
       const wait = Math.min(...batch.map((b) => b.notBefore)) - lead - Date.now();
       // Sub-second timers fire up to ~0.5 s late on the dev server (measured; ≥ 1 s ones are on time), so
       // a shorter wait is left to the activity, which waits for each slot's notBefore anyway.
-      if (wait >= minTimer) await sleep(wait);
-      const result = await sendBatch(input.shop, input.operation, { deadline: grant.deadline, slots: batch });
-      s.report.push(...result.slots);
-      windows++;
-      settle(result, batch, s, report);
-      if (s.paused && !s.pauseReason) s.pauseReason = 'paused by request';
-      if (windows >= windowsPerRun || workflowInfo().continueAsNewSuggested) {
-        if (s.unknown.length === 0 && !cancelled) {
-          await reporting;
-          await condition(allHandlersFinished);
-          return await continueAsNew<typeof bulkListingWorkflow>(input, s);
-        }
+      if (wait >= minTimer) await condition(() => s.cancelled, wait);
+      if (s.cancelled) {
+        // Cancelled during the pacing wait: nothing of this window leaves.
+        s.report.push(...batch.map((b) => ({ slot: b.slot, lastAt: null })));
+        s.queue.unshift(...batch.flatMap((b) => b.items));
+        break;
       }
+      sending = batch;
+      const at = part('send');
+      batchPart = at.part;
+      const wire = new CancellationScope();
+      stopSending = () => wire.cancel();
+      let result: BatchResult;
+      try {
+        result = await wire.run(() =>
+          sendBatch(input.shop, input.operation, snapshot, { deadline: grant.deadline, slots: batch }, at),
+        );
+      } catch (error) {
+        // Cancelled while the window was not running (queued, between attempts, its worker gone): its
+        // items stay in doubt (`sending`) for the wrap-up; anything else is the job's failure.
+        if (s.cancelled) break;
+        throw error;
+      } finally {
+        stopSending = undefined;
+      }
+      sending = undefined;
+      s.report.push(...result.slots);
+      settle(result, batch);
     }
     await release();
-    if (cancelled) {
-      const left = [...s.queue, ...s.unknown.map((u) => u.item)];
-      s.queue = [];
-      s.unknown = [];
-      s.counts.failed += left.length;
-      report(
-        left.map((i) => ({
-          line: i.line,
-          sku: i.sku,
-          status: 'cancelled',
-          message: 'job cancelled before this item was sent',
-        })),
-      );
-      // Items never read from the feed are reported too: every line of the feed has a result.
-      while (!s.feedDone) {
-        const chunk = await readFeedChunk(input.feed, s.offset, Math.max(chunkSize, 1000), input.operation);
-        s.offset = chunk.nextOffset;
-        s.feedDone = chunk.done;
-        s.counts.total = chunk.total;
-        const rest = [...chunk.items, ...chunk.invalid];
-        s.counts.failed += rest.length;
-        report(
-          rest.map((i) => ({
-            line: i.line,
-            sku: i.sku,
-            status: 'cancelled',
-            message: 'job cancelled before this item was sent',
-          })),
-        );
-      }
-    }
-    await reporting;
-    ended = cancelled ? 'cancelled' : 'finished';
-    const final = progress(ended);
-    await tellParent(input, final);
-    return final;
+    if (s.cancelled) await wrapUpCancelled();
+    return await finish(s.cancelled ? 'cancelled' : 'finished');
   } catch (error) {
-    if (error instanceof ContinueAsNew || isCancellation(error)) throw error;
+    if (error instanceof ContinueAsNew) throw error;
+    if (isCancellation(error) && CancellationScope.current().consideredCancelled) {
+      // Cancelled through Temporal (the UI's button, `temporal workflow cancel`): the same clean-up
+      // as a cancel request, shielded from the cancellation itself; the parent is told.
+      await CancellationScope.nonCancellable(async () => {
+        s.cancelled = true;
+        await release().catch(() => undefined);
+        await wrapUpCancelled().catch(() => undefined);
+        await finish('cancelled').catch(() => undefined);
+      });
+      throw error;
+    }
     // A job that cannot go on (unreadable feed, unknown credential, an activity out of retries) fails
     // visibly, with the reason; its parent (many-shop job) hears of it.
     const cause = error instanceof ActivityFailure && error.cause ? error.cause : error;
     s.pauseReason = cause instanceof Error ? cause.message : String(cause);
     ended = 'failed';
     await release().catch(() => undefined);
-    await tellParent(input, progress('failed')).catch(() => undefined);
+    // Every item the job held gets its line: in doubt → unknown, not yet sent → failed. (Lines never
+    // read stay without one: the report of a failed job ends where its reading did.)
+    const message = `the job failed before this item was settled: ${s.pauseReason}`.slice(0, 300);
+    const doubt = [...s.unknown.map((u) => u.item), ...(sending ?? []).flatMap((b) => b.items)];
+    const held = [...s.queue, ...s.later];
+    s.counts.failed += doubt.length + held.length;
+    report([
+      ...doubt.map((i) => ({
+        line: i.line,
+        sku: i.sku,
+        status: 'unknown' as const,
+        code: 'job_failed',
+        message,
+      })),
+      ...held.map((i) => ({
+        line: i.line,
+        sku: i.sku,
+        status: 'failed' as const,
+        code: 'job_failed',
+        message,
+      })),
+    ]);
+    await Promise.all(writes.splice(0));
+    await finalizeReport(input.reportDir, jobId, s.accepted, undefined).catch(() => undefined);
+    await tellParent(input, progress('failed'));
     throw ApplicationFailure.nonRetryable(
       s.pauseReason,
       cause instanceof ApplicationFailure && cause.type ? cause.type : 'JobFailed',
@@ -307,93 +677,11 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
   }
 }
 
+/** A many-shop child tells its parent; a parent that has closed meanwhile changes nothing for the child. */
 async function tellParent(input: BulkJobInput, progress: BulkProgress) {
   const parent = workflowInfo().parent;
   if (!parent) return;
-  await getExternalWorkflowHandle(parent.workflowId).signal(shopDoneSignal, {
-    shopId: input.shop.shopId,
-    progress,
-  });
-}
-
-/** Counts final outcomes; queues retries, 429s and unknowns; pauses on a refused credential. */
-function settle(result: BatchResult, batch: SlotBatch[], s: BulkCarry, report: (r: ItemResult[]) => void) {
-  const items = new Map(batch.flatMap((b) => b.items.map((i) => [i.line, i] as const)));
-  const again: FeedItem[] = [];
-  const done: ItemResult[] = [];
-  for (const o of result.outcomes) {
-    const item = items.get(o.line)!;
-    switch (o.status) {
-      case 'ok':
-        s.counts.done++;
-        done.push({ line: o.line, sku: item.sku, status: 'ok', productId: o.productId, slug: o.slug });
-        break;
-      case 'failed':
-        s.counts.failed++;
-        done.push(failedResult(item, o));
-        break;
-      case 'rate_limited':
-        s.counts.rateLimited++;
-        again.push(item);
-        break;
-      case 'retry':
-        again.push(item);
-        break;
-      case 'reauthorization_required':
-        again.push(item);
-        s.paused = true;
-        s.pauseReason = `reauthorization required: ${o.message}`;
-        break;
-      case 'unknown':
-        s.unknown.push({ item, rounds: 0 });
-        break;
-    }
-  }
-  if (result.retryAfterMs !== undefined) s.retryAfterMs = result.retryAfterMs;
-  s.queue.unshift(...again);
-  report(done);
-}
-
-function failedResult(item: FeedItem, o: Extract<SendOutcome, { status: 'failed' }>): ItemResult {
-  return {
-    line: o.line,
-    sku: item.sku,
-    status: 'failed',
-    code: o.code,
-    message: o.message,
-    errorId: o.errorId,
-  };
-}
-
-/**
- * Verify-then-retry: wait (a timer) through the read-after-create delay, GET each unknown SKU; found →
- * done; absent in every round → created again. Zero duplicates: nothing is re-created while any check
- * could still be hiding a listing that was created.
- */
-async function verifyRound(
-  s: BulkCarry,
-  input: BulkJobInput,
-  delays: number[],
-  report: (r: ItemResult[]) => void,
-) {
-  const round = Math.min(...s.unknown.map((u) => u.rounds));
-  await sleep(delays[Math.min(round, delays.length - 1)]!);
-  const found = await verifyBySku(
-    input.shop,
-    s.unknown.map((u) => u.item.sku!),
-  );
-  const still: typeof s.unknown = [];
-  const results: ItemResult[] = [];
-  for (const u of s.unknown) {
-    const hit = found[u.item.sku!];
-    if (hit) {
-      s.counts.done++;
-      s.counts.verified++;
-      results.push({ line: u.item.line, sku: u.item.sku, status: 'ok', ...hit });
-    } else if (u.rounds + 1 >= delays.length)
-      s.queue.push({ ...u.item, resend: true }); // confirmed absent: create again
-    else still.push({ item: u.item, rounds: u.rounds + 1 });
-  }
-  s.unknown = still;
-  report(results);
+  await getExternalWorkflowHandle(parent.workflowId)
+    .signal(shopDoneSignal, { shopId: input.shop.shopId, progress })
+    .catch((e) => log.warn('the many-shop parent could not be told', { error: String(e) }));
 }

@@ -2,17 +2,26 @@
 // shop's lane, at most `maxConcurrentShops` at once (a sliding window, as in the samples'
 // batch-sliding-window). Children are abandoned by the parent's run (so the parent may continue as new
 // with hundreds of shops) and report back by signalling the parent's workflow id, which reaches its
-// newest run. Pause, resume and cancel are passed on to every running child.
+// newest run. Pause, resume and cancel are passed on to every running child, and handed to a child that
+// was starting when they arrived. A child that never reports (terminated or cancelled through Temporal)
+// is found by a look at the children on a timer.
 import {
   allHandlersFinished,
+  ApplicationFailure,
+  CancellationScope,
   condition,
   continueAsNew,
   getExternalWorkflowHandle,
+  log,
   ParentClosePolicy,
+  patched,
+  proxyActivities,
   setHandler,
+  sleep,
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
+import type { createActivities } from '../activities/index.ts';
 import type { BulkJobInput, BulkProgress, JobState, MultiShopJobInput } from '../types.ts';
 import { jobSearchAttributes } from '../search-attributes.ts';
 import {
@@ -32,12 +41,42 @@ export interface MultiShopCarry {
   running: string[];
   results: Record<string, BulkProgress>;
   paused: boolean;
+  /** Why the job is paused: handed to a child that starts meanwhile. */
+  pauseReason?: string;
   cancelled: boolean;
   runs: number;
 }
 
 export const shopJobId = (jobId: string, shopId: string) => `${jobId}/${shopId}`;
 export const shopWorkflowId = (jobId: string, shopId: string) => `bulk:${shopJobId(jobId, shopId)}`;
+/** How often the children believed running are looked at, by default (`childCheckMs`). */
+export const DEFAULT_CHILD_CHECK_MS = 60_000;
+
+/**
+ * Runs started before this patch keep their old commands (one start per workflow task, no hand-off,
+ * no check timer); new runs start children in parallel, hand them the job's state and check them.
+ */
+const CHECKED_CHILDREN = 'multi-shop-checked-children';
+
+const { closedChildren } = proxyActivities<ReturnType<typeof createActivities>>({
+  startToCloseTimeout: '2 minutes',
+  // Best effort: a failed look is logged and the next tick looks again.
+  retry: { initialInterval: '1s', maximumInterval: '10s', maximumAttempts: 3 },
+});
+
+/**
+ * What is wrong with a many-shop job's list of shops, or undefined. A shop listed twice would start
+ * two children under one workflow id (`bulk:<jobId>/<shopId>`). The client checks this before starting
+ * a job; the workflow checks it again.
+ */
+export function shopsProblem(shops: readonly { shopId: string }[]): string | undefined {
+  const times = new Map<string, number>();
+  for (const { shopId } of shops) times.set(shopId, (times.get(shopId) ?? 0) + 1);
+  const twice = [...times].filter(([, n]) => n > 1);
+  if (!twice.length) return undefined;
+  const list = twice.map(([id, n]) => `"${id}" (${n} times)`).join(', ');
+  return `shops[].shopId: each shop may be listed once per job (duplicate_shop): ${list}`;
+}
 
 export async function multiShopJobWorkflow(
   input: MultiShopJobInput,
@@ -54,24 +93,29 @@ export async function multiShopJobWorkflow(
   s.runs++;
   const running = new Set(s.running);
   const max = input.maxConcurrentShops ?? 100;
+  const current = patched(CHECKED_CHILDREN);
+  if (current) {
+    const problem = shopsProblem(input.shops);
+    if (problem) throw ApplicationFailure.nonRetryable(problem, 'InvalidInput');
+  }
 
+  const child = (shopId: string) => getExternalWorkflowHandle(shopWorkflowId(input.jobId, shopId));
   const tellRunning = async (send: (h: ReturnType<typeof getExternalWorkflowHandle>) => Promise<void>) => {
-    await Promise.all(
-      [...running].map(
-        (shopId) =>
-          send(getExternalWorkflowHandle(shopWorkflowId(input.jobId, shopId))).catch(() => undefined), // finished
-      ),
-    );
+    // Not cancellable: a job cancelled through Temporal still tells its children.
+    await CancellationScope.nonCancellable(async () => {
+      await Promise.all([...running].map((shopId) => send(child(shopId)).catch(() => undefined))); // finished
+    });
   };
   const aggregate = (state: JobState): BulkProgress => {
     const all = Object.values(s.results);
-    const sum = (f: (p: BulkProgress) => number) => all.reduce((n, p) => n + f(p), 0);
+    const sum = (f: (p: BulkProgress) => number | undefined) => all.reduce((n, p) => n + (f(p) ?? 0), 0);
     return {
       jobId: input.jobId,
       state,
       total: sum((p) => p.total),
       done: sum((p) => p.done),
       failed: sum((p) => p.failed),
+      cancelled: sum((p) => p.cancelled), // absent from results of older children
       pending: sum((p) => p.pending),
       currentRate: 0,
       windowMs: 0,
@@ -105,10 +149,12 @@ export async function multiShopJobWorkflow(
   });
   const pause = async (arg?: { reason?: string }) => {
     s.paused = true;
+    s.pauseReason = arg?.reason;
     await tellRunning((h) => h.signal(pauseSignal, { reason: arg?.reason }));
   };
   const resume = async () => {
     s.paused = false;
+    s.pauseReason = undefined;
     await tellRunning((h) => h.signal(resumeSignal));
   };
   const cancel = async () => {
@@ -122,48 +168,134 @@ export async function multiShopJobWorkflow(
   setHandler(resumeUpdate, async () => (await resume(), aggregate(state())));
   setHandler(cancelUpdate, async () => (await cancel(), aggregate(state())));
 
-  while (s.next < input.shops.length && !s.cancelled) {
-    await condition(() => s.cancelled || (!s.paused && running.size < max));
-    if (s.cancelled) break;
-    const shop = input.shops[s.next]!;
-    const { shops: _shops, maxConcurrentShops: _max, feed, ...options } = input;
-    const child: BulkJobInput = {
+  const start = (shopId: string) => {
+    const shop = input.shops.find((s) => s.shopId === shopId)!;
+    const { shops: _shops, maxConcurrentShops: _max, childCheckMs: _check, feed, ...options } = input;
+    const args: BulkJobInput = {
       ...options,
       jobId: shopJobId(input.jobId, shop.shopId),
       shop: { shopId: shop.shopId, credentialRef: shop.credentialRef, auth: shop.auth },
       feed: shop.feed ?? feed!,
     };
-    await startChild(bulkListingWorkflow, {
+    return startChild(bulkListingWorkflow, {
       workflowId: shopWorkflowId(input.jobId, shop.shopId),
-      args: [child],
+      args: [args],
       parentClosePolicy: ParentClosePolicy.ABANDON,
       typedSearchAttributes: jobSearchAttributes(shop.shopId, input.jobId, input.operation),
     });
-    // A child quick enough to report before its start is seen here is not counted as running.
-    if (!s.results[shop.shopId]) running.add(shop.shopId);
-    s.next++;
-    if (workflowInfo().continueAsNewSuggested) {
-      await condition(allHandlersFinished);
-      s.running = [...running];
-      return await continueAsNew<typeof multiShopJobWorkflow>(input, s);
+  };
+  const goOn = async () => {
+    await condition(allHandlersFinished);
+    s.running = [...running];
+    return await continueAsNew<typeof multiShopJobWorkflow>(input, s);
+  };
+
+  if (!current) {
+    // The code of runs started before CHECKED_CHILDREN, command for command (replay).
+    while (s.next < input.shops.length && !s.cancelled) {
+      await condition(() => s.cancelled || (!s.paused && running.size < max));
+      if (s.cancelled) break;
+      const shop = input.shops[s.next]!;
+      await start(shop.shopId);
+      // A child quick enough to report before its start is seen here is not counted as running.
+      if (!s.results[shop.shopId]) running.add(shop.shopId);
+      s.next++;
+      if (workflowInfo().continueAsNewSuggested) return await goOn();
     }
+    if (s.cancelled) cancelUnstarted();
+    await condition(() => running.size === 0);
+    await condition(allHandlersFinished);
+  } else {
+    // A cancel through Temporal (UI, CLI, handle.cancel()) is this job's own cancel; the job keeps
+    // running (not cancellable) until every child has reported.
+    CancellationScope.current().cancelRequested.catch(() => CancellationScope.nonCancellable(cancel));
+    await CancellationScope.nonCancellable(async () => {
+      void checkChildren();
+      while (s.next < input.shops.length && !s.cancelled) {
+        await until(() => s.cancelled || (!s.paused && running.size < max));
+        if (s.cancelled) break;
+        // Every free slot at once: one workflow task starts them all.
+        const batch = input.shops.slice(s.next, s.next + max - running.size).map((shop) => shop.shopId);
+        await Promise.all(batch.map(async (shopId) => (await start(shopId), await handOff(shopId))));
+        s.next += batch.length;
+        if (workflowInfo().continueAsNewSuggested) await goOn();
+      }
+      if (s.cancelled) cancelUnstarted();
+      await until(() => running.size === 0);
+      await condition(allHandlersFinished);
+    });
   }
-  if (s.cancelled)
-    for (const shop of input.shops.slice(s.next))
-      s.results[shop.shopId] = emptyProgress(shopJobId(input.jobId, shop.shopId), 'cancelled');
-  await condition(() => running.size === 0);
-  await condition(allHandlersFinished);
   ended = s.cancelled ? 'cancelled' : 'finished';
   return aggregate(ended);
+
+  function cancelUnstarted() {
+    for (const shop of input.shops.slice(s.next))
+      s.results[shop.shopId] = emptyProgress(shopJobId(input.jobId, shop.shopId), 'cancelled');
+  }
+
+  /**
+   * A child just started missed the pause or cancel that arrived while it was starting (only running
+   * children are told): it is told now.
+   */
+  async function handOff(shopId: string) {
+    // A child quick enough to report before its start is seen here is not counted as running.
+    if (s.results[shopId]) return;
+    running.add(shopId);
+    if (s.cancelled)
+      await child(shopId)
+        .signal(cancelSignal)
+        .catch(() => undefined);
+    else if (s.paused)
+      await child(shopId)
+        .signal(pauseSignal, { reason: s.pauseReason })
+        .catch(() => undefined);
+  }
+
+  /** Waits for `ready`; continues as new meanwhile if the server suggests it (the checks add events). */
+  async function until(ready: () => boolean) {
+    await condition(() => ready() || workflowInfo().continueAsNewSuggested);
+    if (!ready()) await goOn();
+  }
+
+  /**
+   * Every `childCheckMs`, the children believed running are looked at: one that has closed without
+   * reporting (terminated, cancelled or timed out through Temporal; a lost signal) is recorded as the
+   * look found it.
+   */
+  async function checkChildren() {
+    for (;;) {
+      await sleep(input.childCheckMs ?? DEFAULT_CHILD_CHECK_MS);
+      if (!running.size) continue;
+      try {
+        const closed = await closedChildren(
+          [...running].map((shopId) => ({
+            shopId,
+            workflowId: shopWorkflowId(input.jobId, shopId),
+            jobId: shopJobId(input.jobId, shopId),
+            reportDir: input.reportDir,
+          })),
+        );
+        // A report that came meanwhile (shopDone) is the child's own: it wins.
+        for (const [shopId, progress] of Object.entries(closed))
+          if (running.delete(shopId)) s.results[shopId] = progress;
+      } catch (error) {
+        log.warn('could not look at the children; looking again at the next tick', {
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }
+    }
+  }
 }
 
-function emptyProgress(jobId: string, state: JobState): BulkProgress {
+/** A shop's progress before it has any (queued, or stopped before it could say). */
+export function emptyProgress(jobId: string, state: JobState): BulkProgress {
   return {
     jobId,
     state,
     total: 0,
     done: 0,
     failed: 0,
+    cancelled: 0,
     pending: 0,
     currentRate: 0,
     windowMs: 0,

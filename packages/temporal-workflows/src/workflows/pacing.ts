@@ -11,6 +11,8 @@
 // does not share, by the job itself. A job asks for slots (`acquire`), sends each slot's requests no
 // earlier than its `notBefore`, and reports back when each slot's last answer arrived. After a 429 the
 // ring stops until Retry-After, halves the slots it hands out and wins back a tenth per clean window.
+// An outside cap (the app-wide budget's share) is counted in requests: a share smaller than one slot is
+// handed out as one smaller slot (`AcquireResult.slotSize`), never as "nothing, ask again at once".
 import type { Allowance, BulkOperation, RateGroup } from '../types.ts';
 
 /** create, upsert and full updates count against create_update; everything else against general. */
@@ -32,7 +34,11 @@ export interface Ring {
   slots: number;
   /** Slots handed out per window now (fewer after a 429). */
   active: number;
-  /** Extra cap from an outside budget (the app-wide allowance), in slots. */
+  /** Extra cap from an outside budget (the app-wide share), in requests per window of this ring. */
+  capPerWindow?: number;
+  /** Order of that cap: the end of the lease it came from (a lane applies only newer ones). */
+  capSeq?: number;
+  /** Lanes before 0.2 kept the cap in slots (still read from carried rings). */
   cap?: number;
   /** Per slot: when the answer to its last request arrived (epoch ms), 0 = never used. */
   lastAt: number[];
@@ -67,12 +73,17 @@ export interface AcquireRequest {
   retryAfterMs?: number;
   /** The allowance the job was given: a lane started with another one adopts it (conservatively). */
   allowance?: Allowance;
+  /** Deterministic id of this request (`<workflowId>/<runId>/<seq>`): a retried activity is answered once. */
+  updateId?: string;
+  /** The job has been granted slots by this ring before (see `acquire`: a lane restarted by hand). */
+  usedBefore?: boolean;
 }
 
 export interface AcquireResult {
   slots: SlotGrant[];
+  /** Requests each granted slot may carry (below the ring's own slot size when a small share caps it). */
   slotSize: number;
-  /** Nothing granted: ask again after this long (ms). */
+  /** Nothing granted: ask again after this long (ms), never a hot loop (see `minWaitMs`). */
   waitMs: number;
   /** Slots not started by this time are given up (their lease may have passed to another job). */
   deadline: number;
@@ -83,11 +94,21 @@ export interface AcquireResult {
 export interface RingOptions {
   /** Slots per window (default 20): more slots, less idle time per window, more numbers in history. */
   maxSlots?: number;
-  /** Added to every reuse distance (default 0: answers bound the gateway's count from above). */
+  /** Added to every reuse distance (default `DEFAULT_MARGIN_MS`). */
   marginMs?: number;
 }
 
 export const DEFAULT_MAX_SLOTS = 20;
+
+/**
+ * Answers bound the gateway's count from above on ONE clock, but `lastAt` is read on one worker, reuse is
+ * decided on the workflow's clock and the slot is sent from another worker: hosts' clocks differ (NTP keeps
+ * them within tens of ms). The margin absorbs that skew; hosts must run NTP.
+ */
+export const DEFAULT_MARGIN_MS = 250;
+
+/** The shortest wait answered when nothing is granted, however soon a slot opens (no 1 ms timers). */
+const minWaitMs = (W: number) => Math.max(1, Math.min(250, Math.ceil(W / 4)));
 
 export function newRing(allowance: Allowance, options: RingOptions = {}): Ring {
   const maxSlots = Math.max(1, options.maxSlots ?? DEFAULT_MAX_SLOTS);
@@ -111,10 +132,20 @@ export function newRing(allowance: Allowance, options: RingOptions = {}): Ring {
 export const leaseMs = (ring: Ring) => Math.max(60_000, 4 * ring.allowance.windowMs);
 
 /** Reports, 429s and a request for slots, in one step (one update per window). Mutates the ring. */
-export function acquire(ring: Ring, req: AcquireRequest, now: number, marginMs = 0): AcquireResult {
+export function acquire(
+  ring: Ring,
+  req: AcquireRequest,
+  now: number,
+  marginMs = DEFAULT_MARGIN_MS,
+): AcquireResult {
   const a = req.allowance;
   if (a && (a.limit !== ring.allowance.limit || a.windowMs !== ring.allowance.windowMs)) resize(ring, a, now);
   const W = ring.allowance.windowMs;
+  // A ring that has never been used, asked by a job that it has served before: the lane was terminated or
+  // reset by hand and started again empty, while the gateway still counts what its last run handed out.
+  // Every slot waits one window, as if used just now (a lane that continues as new carries its ring).
+  if (req.usedBefore && ring.lastAt.every((t) => t === 0) && ring.holder.every((h) => h === null))
+    ring.lastAt = ring.lastAt.map(() => now);
   let used = false;
   for (const r of req.report) {
     if (r.slot < 0 || r.slot >= ring.slots) continue;
@@ -145,16 +176,23 @@ export function acquire(ring: Ring, req: AcquireRequest, now: number, marginMs =
   for (const [job, at] of Object.entries(ring.jobs))
     if (at < now - 2 * W && !ring.holder.includes(job)) delete ring.jobs[job];
 
-  const usable = Math.min(ring.active, ring.cap ?? ring.slots);
-  const rate = usable * ring.slotSize;
+  // A cap in requests: as many slots as it needs, each no bigger than its even part of the cap. A share
+  // below one slot is one smaller slot; a share below one request is nothing.
+  const cap = ring.capPerWindow ?? (ring.cap === undefined ? undefined : ring.cap * ring.slotSize);
+  const capped = cap === undefined ? ring.slots : Math.ceil(Math.max(0, Math.floor(cap)) / ring.slotSize);
+  const usable = Math.min(ring.active, capped);
+  const size =
+    cap === undefined || usable === 0 ? ring.slotSize : Math.min(ring.slotSize, Math.floor(cap / usable));
+  const rate = usable * size;
   const result = (slots: SlotGrant[], waitMs: number): AcquireResult => ({
     slots,
-    slotSize: ring.slotSize,
+    slotSize: size,
     waitMs,
     deadline: now + lease / 2,
     rate,
   });
-  if (req.want <= 0) return result([], 0);
+  const floor = Math.max(1, Math.ceil(W / 4));
+  if (req.want <= 0) return result([], floor);
 
   // Only the first `usable` slots are handed out: the ring then bounds a window to `usable` uses.
   const sharing = Math.max(1, Object.keys(ring.jobs).length);
@@ -176,12 +214,11 @@ export function acquire(ring: Ring, req: AcquireRequest, now: number, marginMs =
     ring.heldAt[slot] = now;
   }
   if (granted.length > 0) return result(granted, 0);
+  // Nothing now: ask again when the first free slot can be granted (up to one window before it opens), else
+  // in a quarter window (slots held by others come back with their reports) — never sooner than `minWaitMs`.
   const next = free[0];
-  const waitMs =
-    next && n > 0
-      ? Math.max(1, Math.max(next.at + W + marginMs, ring.blockedUntil) - W - now)
-      : Math.max(1, Math.ceil(W / 4));
-  return result([], waitMs);
+  if (!next || n <= 0) return result([], floor);
+  return result([], Math.max(minWaitMs(W), Math.max(next.at + W + marginMs, ring.blockedUntil) - W - now));
 }
 
 /**
@@ -194,6 +231,10 @@ function resize(ring: Ring, allowance: Allowance, now: number) {
   fresh.lastAt.fill(last);
   fresh.blockedUntil = ring.blockedUntil;
   fresh.jobs = ring.jobs;
-  if (ring.cap !== undefined) fresh.cap = Math.floor((ring.cap * ring.slotSize) / fresh.slotSize);
+  // A cap in requests does not depend on the slot size; a pre-0.2 cap in slots is converted as it was.
+  if (ring.capPerWindow !== undefined) fresh.capPerWindow = ring.capPerWindow;
+  else if (ring.cap !== undefined) fresh.cap = Math.floor((ring.cap * ring.slotSize) / fresh.slotSize);
+  if (ring.capSeq !== undefined) fresh.capSeq = ring.capSeq;
+  for (const key of ['cap', 'capPerWindow', 'capSeq'] as const) delete ring[key];
   Object.assign(ring, fresh);
 }

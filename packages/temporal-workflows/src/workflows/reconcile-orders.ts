@@ -5,7 +5,7 @@ import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.ts';
 import type { ReconcileInput, ReconcileResult } from '../types.ts';
 
-const { listRecentOrders, appendReport } = proxyActivities<ReturnType<typeof createActivities>>({
+const { listRecentOrders, writeReport } = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '5 minutes',
   retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 10 },
 });
@@ -15,7 +15,7 @@ export async function reconcileOrdersWorkflow(input: ReconcileInput): Promise<Re
   const since = new Date(Date.now() - (input.lookbackHours ?? 24) * 3600_000).toISOString();
   const orders = await listRecentOrders(input.shop, since);
   const awaiting = orders.filter((o) => o.status === 'SHIPPING_PENDING');
-  await appendReport(
+  await writeReport(
     input.reportDir,
     reportKey,
     awaiting.map((o) => ({

@@ -1,12 +1,14 @@
-// One entity workflow per connected seller (id `auth:<sellerId>`): it refreshes the seller's OAuth
-// tokens shortly before they expire and on demand (after a 401), with exactly one refresh in flight,
-// and on `invalid_grant` enters a visible "reauthorization_required" state instead of looping. Tokens
-// never enter history: the activity keeps them in the worker's token store and returns only a version
-// and an expiry.
+// One entity workflow per connected seller (id `auth:<sellerId>`), the one owner of token rotation: it
+// refreshes the seller's OAuth tokens shortly before they expire (never more often than
+// MIN_PROACTIVE_MS, whatever the tokens' lifetime) and on demand (after a 401), with exactly one refresh
+// in flight, and on `invalid_grant` enters a visible "reauthorization_required" state instead of
+// looping. Tokens never enter history: the activity keeps them in the worker's token store and returns
+// only a version and an expiry.
 import {
   ActivityFailure,
   allHandlersFinished,
   continueAsNew,
+  patched,
   workflowInfo,
   ApplicationFailure,
   condition,
@@ -15,6 +17,7 @@ import {
   proxyActivities,
   setHandler,
   sleep,
+  type RetryPolicy,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.ts';
 
@@ -41,21 +44,33 @@ export const refreshUpdate = defineUpdate<SellerAuthState, [{ seenVersion: numbe
 /** The seller authorised the app again and the new tokens are in the store: back to active. */
 export const reconnectUpdate = defineUpdate<SellerAuthState>('reconnect');
 
-const { refreshSellerTokens, describeSellerTokens } = proxyActivities<ReturnType<typeof createActivities>>({
-  startToCloseTimeout: '1 minute',
-  retry: {
-    initialInterval: '1s',
-    maximumInterval: '1 minute',
-    maximumAttempts: 20,
-    nonRetryableErrorTypes: ['ReauthorizationRequired'],
-  },
+/** The refresh activity's limits; its token call ends well within them (activities/auth.ts). */
+export const REFRESH_ACTIVITY = { startToCloseMs: 60_000, heartbeatMs: 10_000 } as const;
+/** Proactive refreshes are at least this far apart: tokens that live seconds cause no refresh storm. */
+export const MIN_PROACTIVE_MS = 30_000;
+/** Patch ids: a running entity replays its history with the code that wrote it (replay.test.ts). */
+const HALF_LIFE_PATCH = 'refresh-ahead-half-life';
+const REAUTH_CONTINUE_PATCH = 'reauth-continue-as-new';
+
+type Activities = ReturnType<typeof createActivities>;
+const retry: RetryPolicy = {
+  initialInterval: '1s',
+  maximumInterval: '1 minute',
+  maximumAttempts: 20,
+  nonRetryableErrorTypes: ['ReauthorizationRequired'],
+};
+const { refreshSellerTokens } = proxyActivities<Activities>({
+  startToCloseTimeout: REFRESH_ACTIVITY.startToCloseMs,
+  heartbeatTimeout: REFRESH_ACTIVITY.heartbeatMs,
+  retry,
 });
+const { describeSellerTokens } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry });
 
 export const sellerAuthWorkflowId = (sellerId: string) => `auth:${sellerId}`;
 
 export async function sellerAuthWorkflow(
   input: SellerAuthInput,
-  carry?: { refreshes: number },
+  carry?: { refreshes: number; reauthorization?: string },
 ): Promise<SellerAuthState> {
   const ahead = input.refreshAheadMs ?? 5 * 60_000;
   // Handlers first: queries and updates may arrive before the first activity completes.
@@ -64,15 +79,23 @@ export async function sellerAuthWorkflow(
   let ready = false;
   let inFlight: Promise<void> | undefined;
   let failedAt: number | undefined;
+  /** How long the current tokens lived when their expiry became known; when the last proactive refresh ran. */
+  let lifetime = Infinity;
+  let proactiveAt: number | undefined;
+  const learnt = (expiresAt: number) => {
+    s.expiresAt = expiresAt;
+    lifetime = expiresAt - Date.now();
+  };
 
   // Single flight: every caller during a refresh waits for that same refresh.
   const refresh = (): Promise<void> => {
     inFlight ??= (async () => {
       try {
         const next = await refreshSellerTokens(input.tokenRef, s.version + 1);
-        s.version++;
-        s.refreshes++;
-        s.expiresAt = next.expiresAt;
+        // The store's version (another process or a new login may have moved it); older results had none.
+        s.version = next.version ?? s.version + 1;
+        if (next.rotated !== false) s.refreshes++;
+        learnt(next.expiresAt);
       } catch (error) {
         const cause = error instanceof ActivityFailure ? error.cause : error;
         s.reason = (cause as Error).message;
@@ -99,7 +122,7 @@ export async function sellerAuthWorkflow(
   const describe = async () => {
     try {
       const described = await describeSellerTokens(input.tokenRef);
-      s.expiresAt = described.expiresAt;
+      learnt(described.expiresAt);
       s.version = described.version;
       s.state = 'active';
       s.reason = undefined;
@@ -116,8 +139,20 @@ export async function sellerAuthWorkflow(
     return { ...s };
   });
 
-  await describe();
+  if (carry?.reauthorization !== undefined) {
+    // Continued as new while waiting for the seller: still waiting (the store's tokens are refused).
+    s.state = 'reauthorization_required';
+    s.reason = carry.reauthorization;
+  } else await describe();
   ready = true;
+
+  /** Time until the next proactive refresh. */
+  const dueIn = (): number => {
+    if (!patched(HALF_LIFE_PATCH)) return s.expiresAt - ahead - Date.now();
+    // Tokens that live less than `ahead`: refresh at half their life, and never back to back.
+    const due = Math.ceil(s.expiresAt - Math.min(ahead, Math.max(0, lifetime) / 2) - Date.now());
+    return proactiveAt === undefined ? due : Math.max(due, proactiveAt + MIN_PROACTIVE_MS - Date.now());
+  };
 
   for (;;) {
     while (s.state === 'active') {
@@ -126,21 +161,34 @@ export async function sellerAuthWorkflow(
         await condition(allHandlersFinished);
         return await continueAsNew<typeof sellerAuthWorkflow>(input, { refreshes: s.refreshes });
       }
-      const due = s.expiresAt - ahead - Date.now();
+      const due = dueIn();
       if (due > 0) {
         const version = s.version;
         // Wake at the due time, or earlier when an on-demand refresh already renewed the tokens.
         await condition(() => s.version !== version || s.state !== 'active' || handled >= 500, due);
         if (s.version !== version || handled >= 500) continue;
       }
-      if (s.state === 'active') await refresh();
+      if (s.state === 'active') {
+        await refresh();
+        proactiveAt = Date.now();
+      }
       if (failedAt !== undefined) {
         failedAt = undefined;
         await sleep('5 minutes');
       }
     }
     // Reauthorization required: stay visible (query; every update answers the state) and refresh
-    // nothing until the seller reconnects (reconnect update) — or give up after 30 days.
-    if (!(await condition(() => s.state === 'active', '30 days'))) return { ...s };
+    // nothing until the seller reconnects (reconnect update) — or give up after 30 days. Updates that
+    // keep coming meanwhile count towards continue-as-new too.
+    const bounded = patched(REAUTH_CONTINUE_PATCH);
+    const active = () => s.state === 'active'; // read after the wait (not narrowed by the loop above)
+    if (!(await condition(() => active() || (bounded && handled >= 500), '30 days'))) return { ...s };
+    if (!active()) {
+      await condition(allHandlersFinished);
+      return await continueAsNew<typeof sellerAuthWorkflow>(input, {
+        refreshes: s.refreshes,
+        reauthorization: s.reason ?? 'reauthorization required',
+      });
+    }
   }
 }

@@ -2,19 +2,24 @@
 // pacing ring (pacing.ts). Every job of the shop asks it for slots before sending, so two jobs for one
 // shop never together exceed the shop's allowance. One update per window does it all: report the last
 // batch's slots (and any 429), get the next ones. Jobs reach the lane through an activity (workflow
-// code cannot send updates).
+// code cannot send updates), with an update id per request, so a retried activity is answered once.
+// The lane owns its app-budget cap: each cap carries the end of its lease and only a newer one applies,
+// however many workers renew the lease. A lane started afresh (terminated by hand) does not know the last
+// window: it hands that window out once more — restart jobs, not lanes.
 import {
   allHandlersFinished,
   condition,
   continueAsNew,
   defineQuery,
   defineUpdate,
+  patched,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Allowance } from '../types.ts';
 import {
   acquire,
+  DEFAULT_MARGIN_MS,
   newRing,
   type AcquireRequest,
   type AcquireResult,
@@ -23,8 +28,11 @@ import {
 } from './pacing.ts';
 
 export const acquireUpdate = defineUpdate<AcquireResult, [AcquireRequest]>('acquire');
-/** The app-wide budget's share for this shop, in requests per window of this group (undefined: none). */
-export const capUpdate = defineUpdate<void, [{ requestsPerWindow: number | undefined }]>('cap');
+/**
+ * The app-wide budget's share for this lane, in requests per window of this group (undefined: none), with
+ * the end of its lease as `seq`: a cap older than the one applied is ignored (one without `seq` applies).
+ */
+export const capUpdate = defineUpdate<void, [{ requestsPerWindow: number | undefined; seq?: number }]>('cap');
 export const ringQuery = defineQuery<Ring>('ring');
 
 export interface LaneInput {
@@ -36,18 +44,32 @@ export const laneWorkflowId = (shopId: string, group: string) => `lane:${shopId}
 
 export async function shopLaneWorkflow(input: LaneInput, carry?: Ring): Promise<void> {
   const ring = carry ?? newRing(input.allowance, input.ring);
+  // Runs recorded before 0.2 replay with what they handed out then: no clock margin, a cap in slots.
+  const v2 = patched('lane-cap-in-requests');
+  const marginMs = input.ring?.marginMs ?? (v2 ? DEFAULT_MARGIN_MS : 0);
+  if (v2 && ring.cap !== undefined) {
+    ring.capPerWindow ??= ring.cap * ring.slotSize;
+    delete ring.cap;
+  }
   let handled = 0;
   setHandler(ringQuery, () => ring);
   setHandler(acquireUpdate, (req) => {
     handled++;
-    return acquire(ring, req, Date.now(), input.ring?.marginMs);
+    return acquire(ring, req, Date.now(), marginMs);
   });
-  setHandler(capUpdate, ({ requestsPerWindow }) => {
+  setHandler(capUpdate, ({ requestsPerWindow, seq }) => {
     handled++;
-    ring.cap =
-      requestsPerWindow === undefined
-        ? undefined
-        : Math.max(0, Math.floor(requestsPerWindow / ring.slotSize));
+    if (!v2) {
+      ring.cap =
+        requestsPerWindow === undefined
+          ? undefined
+          : Math.max(0, Math.floor(requestsPerWindow / ring.slotSize));
+      return;
+    }
+    if (seq !== undefined && ring.capSeq !== undefined && seq <= ring.capSeq) return; // an older lease
+    if (requestsPerWindow === undefined) delete ring.capPerWindow;
+    else ring.capPerWindow = Math.max(0, Math.floor(requestsPerWindow));
+    if (seq !== undefined) ring.capSeq = seq;
   });
   // An entity lives on; it starts afresh (carrying its ring) before its history grows large.
   await condition(() => handled >= 500 || workflowInfo().continueAsNewSuggested);

@@ -35,10 +35,26 @@ function codeForIssue(field: string, issue: z.core.$ZodIssue): ErrorCode {
   return 'bad-request';
 }
 
+/**
+ * The type zod received for an `invalid_type` issue. Issues carry no input unless parsed with
+ * `reportInput`, but zod's message names the received type ("… expected string, received number").
+ */
+function receivedType(issue: z.core.$ZodIssue): string | undefined {
+  if (issue.code !== 'invalid_type') return undefined;
+  if (issue.input !== undefined) return issue.input === null ? 'null' : typeof issue.input;
+  return /received (\w+)$/.exec(issue.message)?.[1];
+}
+
+/** "a string", "an object", "null". */
+const aType = (type: string) =>
+  ['null', 'undefined', 'NaN'].includes(type) ? type : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+
 function ruleForIssue(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
-    case 'invalid_type':
-      return issue.input === undefined ? 'required' : `must be ${issue.expected}`;
+    case 'invalid_type': {
+      const received = receivedType(issue);
+      return received === undefined || received === 'undefined' ? 'required' : `must be ${issue.expected}`;
+    }
     case 'too_big':
       return `at most ${String(issue.maximum)}${issue.origin === 'array' ? ' items' : issue.origin === 'string' ? ' characters' : ''}`;
     case 'too_small':
@@ -57,11 +73,13 @@ export function violationsFromZod(error: z.ZodError, prefix = ''): RuleViolation
   return error.issues.map((issue) => {
     const field = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(body)';
     const rule = ruleForIssue(issue);
-    return violation(
-      field,
-      rule,
-      codeForIssue(field, issue),
-      `${field}: ${rule === 'required' ? 'is required' : issue.message}`,
-    );
+    const received = receivedType(issue);
+    const message =
+      rule === 'required'
+        ? 'is required'
+        : received !== undefined && issue.code === 'invalid_type'
+          ? `expected ${aType(issue.expected)}, received ${aType(received)}`
+          : issue.message;
+    return violation(field, rule, codeForIssue(field, issue), `${field}: ${message}`);
   });
 }

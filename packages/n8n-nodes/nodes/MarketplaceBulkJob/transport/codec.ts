@@ -2,7 +2,10 @@
 // AES-256-GCM as `iv ‖ ciphertext ‖ tag`, metadata `encoding: binary/encrypted` and the key id — the
 // same bytes as temporal-workflows' AesGcmCodec, so jobs started here are read by the worker and
 // history holds no plaintext. Only node:crypto (allowed in community nodes).
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+// As there (codec.ts): the AES key is derived from the configured key with HKDF-SHA-256 (salt
+// "selling-kit", info "codec"), the key id is the configured key's fingerprint (first 8 hex digits of
+// its SHA-256), and payloads sealed with the raw key (id "selling-kit-1", before the derivation) open.
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 
 /** A payload as the Temporal HTTP API carries it: metadata values and data in base64. */
 export interface JsonPayload {
@@ -11,7 +14,8 @@ export interface JsonPayload {
 }
 
 const ENCRYPTED = 'binary/encrypted';
-const KEY_ID = 'selling-kit-1';
+const codecKey = (key: Buffer) => Buffer.from(hkdfSync('sha256', key, 'selling-kit', 'codec', 32));
+const keyId = (key: Buffer) => createHash('sha256').update(key).digest('hex').slice(0, 8);
 const utf8 = (s: string) => Buffer.from(s, 'utf8');
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 
@@ -78,13 +82,26 @@ export function encodeValue(value: unknown, key?: Buffer): JsonPayload {
   const plain = encodePayload({ encoding: utf8('json/plain') }, json);
   if (!key) return { metadata: { encoding: b64(utf8('json/plain')) }, data: b64(json) };
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const cipher = createCipheriv('aes-256-gcm', codecKey(key), iv);
   const sealed = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
   return {
-    metadata: { encoding: b64(utf8(ENCRYPTED)), 'encryption-key-id': b64(utf8(KEY_ID)) },
+    metadata: { encoding: b64(utf8(ENCRYPTED)), 'encryption-key-id': b64(utf8(keyId(key))) },
     data: b64(sealed),
   };
 }
+
+function open(key: Buffer, data: Buffer): Buffer | undefined {
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12));
+    decipher.setAuthTag(data.subarray(data.length - 16));
+    return Buffer.concat([decipher.update(data.subarray(12, data.length - 16)), decipher.final()]);
+  } catch {
+    return undefined;
+  }
+}
+const wrongKey = (): never => {
+  throw new Error("the job payload cannot be opened with this codec key: use the worker's current key");
+};
 
 /** A payload back to its JSON value (opened with the key when sealed). */
 export function decodeValue(payload: JsonPayload, key?: Buffer): unknown {
@@ -94,10 +111,7 @@ export function decodeValue(payload: JsonPayload, key?: Buffer): unknown {
   let data: Buffer = Buffer.from(payload.data ?? '', 'base64');
   if (encoding === ENCRYPTED) {
     if (!key) throw new Error('the job payload is encrypted: set the codec key in the credential');
-    const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, 12));
-    decipher.setAuthTag(data.subarray(data.length - 16));
-    const plain = Buffer.concat([decipher.update(data.subarray(12, data.length - 16)), decipher.final()]);
-    data = decodePayload(plain).data;
+    data = decodePayload(open(codecKey(key), data) ?? open(key, data) ?? wrongKey()).data;
   }
   return data.length ? JSON.parse(data.toString('utf8')) : undefined;
 }

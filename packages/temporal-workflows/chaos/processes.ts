@@ -1,0 +1,208 @@
+// The chaos harness's own stack of child processes: a Temporal dev server with a data file (killed and
+// restarted on the same file and port) and worker processes (src/worker-main.ts, SIGKILLed and started
+// again). Every child is registered once and killed when the harness ends, however it ends.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, createWriteStream, openSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { SEARCH_ATTRIBUTE_FLAGS } from '../src/search-attributes.ts';
+
+const run = promisify(execFile);
+const WORKER_MAIN = fileURLToPath(new URL('../src/worker-main.ts', import.meta.url));
+
+/** Children alive now: killed (SIGKILL) on any exit of this process. */
+const alive = new Set<ChildProcess>();
+let hooked = false;
+
+function hookExit() {
+  if (hooked) return;
+  hooked = true;
+  process.once('exit', killAll);
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+    process.once(sig, () => {
+      killAll();
+      process.exit(128 + (sig === 'SIGINT' ? 2 : sig === 'SIGTERM' ? 15 : 1));
+    });
+}
+
+/** Kills every child this harness started and that is still running (idempotent). */
+export function killAll(): void {
+  for (const child of alive) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  alive.clear();
+}
+
+function track(child: ChildProcess): ChildProcess {
+  hookExit();
+  alive.add(child);
+  child.once('exit', () => alive.delete(child));
+  return child;
+}
+
+const exited = (child: ChildProcess) =>
+  child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise<void>((r) => child.once('exit', () => r()));
+
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** A dev server on a fixed port and data file: `kill()` then `start()` is a restart with its data. */
+export class TemporalServer {
+  readonly address: string;
+  readonly dbFile: string;
+  private child?: ChildProcess;
+  private readonly args: string[];
+  private readonly bin: string;
+  private readonly log: string;
+
+  constructor(opts: { bin: string; dir: string; port: number; uiPort: number }) {
+    this.bin = opts.bin;
+    this.address = `127.0.0.1:${opts.port}`;
+    this.dbFile = join(opts.dir, 'temporal.db');
+    this.log = join(opts.dir, 'temporal.log');
+    this.args = [
+      'server',
+      'start-dev',
+      ...['--db-filename', this.dbFile, '--ip', '127.0.0.1', '--port', String(opts.port)],
+      ...['--ui-port', String(opts.uiPort), '--headless', '--log-level', 'error'],
+      ...SEARCH_ATTRIBUTE_FLAGS,
+      // Update-with-start (the lanes' acquire) needs multi-operations.
+      ...['--dynamic-config-value', 'frontend.enableExecuteMultiOperation=true'],
+    ];
+  }
+
+  /** Starts the server and waits until the default namespace answers. */
+  async start(timeoutMs = 90_000): Promise<void> {
+    const fd = openSync(this.log, 'a');
+    const child = track(spawn(this.bin, this.args, { stdio: ['ignore', fd, fd] }));
+    closeSync(fd);
+    this.child = child;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`the Temporal dev server exited (see ${this.log})`);
+      if (await this.answers()) return;
+      if (Date.now() > deadline) throw new Error(`the Temporal dev server did not start (see ${this.log})`);
+      await sleep(250);
+    }
+  }
+
+  async answers(): Promise<boolean> {
+    try {
+      await run(
+        this.bin,
+        ['operator', 'namespace', 'describe', '--namespace', 'default', '--address', this.address],
+        { timeout: 5000 },
+      );
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** SIGKILL: a crash, no clean shutdown. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (!child) return;
+    child.kill('SIGKILL');
+    await exited(child);
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited(child);
+    clearTimeout(timer);
+  }
+}
+
+/** One worker process (src/worker-main.ts) with API keys from a credentials file. */
+export class WorkerProcess {
+  readonly name: string;
+  private child?: ChildProcess;
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly log: string;
+  /** Unexpected exits (not killed by the harness), with their code or signal. */
+  readonly crashes: string[] = [];
+  private killing = false;
+  private startedAt = 0;
+  /** Set when the process printed that it is ready. */
+  readyAt?: number;
+
+  constructor(opts: { name: string; dir: string; address: string; taskQueue: string; credentials: string }) {
+    this.name = opts.name;
+    this.log = join(opts.dir, `${opts.name}.log`);
+    this.env = {
+      ...process.env,
+      TEMPORAL_ADDRESS: opts.address,
+      SELLING_KIT_TASK_QUEUE: opts.taskQueue,
+      SELLING_KIT_CREDENTIALS: opts.credentials,
+      SELLING_KIT_CODEC: '0', // the harness's client does not encrypt
+    };
+  }
+
+  get running(): boolean {
+    const c = this.child;
+    return !!c && c.exitCode === null && c.signalCode === null;
+  }
+
+  /** Starts the process; resolves when it says it is ready (workflow code bundled, polling). */
+  start(): Promise<void> {
+    const log = createWriteStream(this.log, { flags: 'a' });
+    const child = track(
+      spawn(process.execPath, ['--no-warnings', WORKER_MAIN], {
+        env: this.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
+    child.stdout!.pipe(log, { end: false });
+    child.stderr!.pipe(log, { end: false });
+    child.once('exit', () => setTimeout(() => log.end(), 100));
+    this.child = child;
+    this.killing = false;
+    this.startedAt = Date.now();
+    this.readyAt = undefined;
+    child.once('exit', (code, signal) => {
+      if (!this.killing) this.crashes.push(`${new Date().toISOString()} ${signal ?? `exit ${code}`}`);
+    });
+    return new Promise((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (b: Buffer) => {
+        if (this.readyAt !== undefined) return;
+        out += b.toString();
+        if (out.includes('worker ready')) {
+          this.readyAt = Date.now();
+          resolve();
+        }
+      });
+      child.once('exit', (code, signal) => {
+        if (this.readyAt === undefined)
+          reject(new Error(`${this.name} exited before it was ready (${signal ?? code}); see ${this.log}`));
+      });
+    });
+  }
+
+  /** How long the last start took to be ready (bundling the workflow code), ms. */
+  get startMs(): number | undefined {
+    return this.readyAt === undefined ? undefined : this.readyAt - this.startedAt;
+  }
+
+  async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    const child = this.child;
+    if (!child || !this.running) return;
+    this.killing = true;
+    child.kill(signal);
+    await exited(child);
+  }
+}

@@ -1,0 +1,225 @@
+// Activities of a bulk window: send each slot's items at its time, and verify unknown creates by SKU.
+//
+// Crash safety rests on one rule: an attempt that is not the first sends NOTHING. Whatever its earlier
+// attempt did not report (heartbeats are throttled, so the server's copy can be seconds old) is in
+// doubt: a create is `unknown` (the workflow verifies it by SKU with timers), any other operation is
+// idempotent and goes back to the queue for fresh slots. The slot of a dead attempt is never used twice.
+import { setTimeout as delay } from 'node:timers/promises';
+import { Context } from '@temporalio/activity';
+import { RateLimitedError } from '@selling-kit/api-client';
+import type {
+  BatchResult,
+  BulkOperation,
+  FeedSnapshot,
+  ItemResult,
+  SendOutcome,
+  ShopRef,
+  SlotBatch,
+} from '../types.ts';
+import type { ActivityContext } from './context.ts';
+import { readItems } from './feed.ts';
+import { writeReportPart, type ReportPart } from './report.ts';
+import { findBySku, sendOne } from './send.ts';
+import { IN_DOUBT } from '../workflows/item-codes.ts';
+
+/** A slot still waiting for answers after this long lets the next slot start. */
+const STALL_MS = 1_000;
+/** Heartbeats go out on this timer, whatever the answers do (the heartbeat timeout is 10 s). */
+const BEAT_MS = 1_000;
+
+/** Heartbeated progress of a batch: what a later attempt must not do again. */
+interface BatchProgress {
+  outcomes: Record<number, SendOutcome>;
+  lastAt: Record<number, number>;
+}
+
+/** A verification, resumable from its heartbeat. */
+interface VerifyProgress {
+  index: number;
+  found: Record<number, { productId: number; slug: string }>;
+  /** Lines whose GET failed (not a 429): not known either way. */
+  unchecked: number[];
+}
+
+/** The report line of an outcome that is final (ok, failed). */
+function finalLine(o: SendOutcome, sku: string | null): ItemResult | undefined {
+  if (o.status === 'ok') return { line: o.line, sku, status: 'ok', productId: o.productId, slug: o.slug };
+  if (o.status === 'failed')
+    return { line: o.line, sku, status: 'failed', code: o.code, message: o.message, errorId: o.errorId };
+  return undefined;
+}
+
+/** What the workflow keeps of an outcome: final ones are in the report, not in history. */
+function compact(o: SendOutcome): SendOutcome {
+  if (o.status === 'failed')
+    return { line: o.line, status: 'failed', code: o.code, message: '', httpStatus: o.httpStatus };
+  return o;
+}
+
+export function createBatchActivities({ clients }: ActivityContext) {
+  return {
+    /**
+     * Sends a window's slots: each slot's requests leave no earlier than the slot's `notBefore` (the
+     * workflow's timer brings the batch close; the last milliseconds are waited here). Nothing is
+     * retried here. Final outcomes go to the report part `at`; the workflow gets compact outcomes.
+     */
+    async sendBatch(
+      shop: ShopRef,
+      operation: BulkOperation,
+      snapshot: FeedSnapshot,
+      batch: { deadline: number; slots: SlotBatch[] },
+      at: ReportPart,
+    ): Promise<BatchResult> {
+      const ctx = Context.current();
+      const attempt = ctx.info.attempt;
+      const earlier = ctx.info.heartbeatDetails as BatchProgress | undefined;
+      const progress: BatchProgress = earlier ?? { outcomes: {}, lastAt: {} };
+      const signal = ctx.cancellationSignal;
+      const all = batch.slots.flatMap((s) => s.items);
+      const skus = new Map(all.map((i) => [i.line, i.sku]));
+
+      if (attempt === 1) {
+        const client = await clients.clientFor(shop);
+        const bodies = new Map(
+          (
+            await readItems(
+              snapshot,
+              all.map((i) => i.line),
+              operation,
+            )
+          ).map((p) => [p.line, p]),
+        );
+        const beat = setInterval(() => ctx.heartbeat(progress), BEAT_MS);
+        try {
+          const runSlot = async (s: SlotBatch) => {
+            const wait = s.notBefore - Date.now();
+            if (wait > 0) await delay(wait, undefined, { signal }).catch(() => {});
+            // Too late (the lane may have handed this slot to another job) or cancelled: not sent.
+            if (Date.now() > batch.deadline || signal.aborted) {
+              for (const i of s.items)
+                progress.outcomes[i.line] = { line: i.line, status: 'retry', reason: 'not sent' };
+              return;
+            }
+            await Promise.all(
+              s.items.map(async (item) => {
+                const prepared = bodies.get(item.line)!;
+                progress.outcomes[item.line] = await sendOne(
+                  client,
+                  operation,
+                  { ...prepared, resend: item.resend },
+                  signal,
+                );
+                progress.lastAt[s.slot] = Math.max(progress.lastAt[s.slot] ?? 0, Date.now());
+              }),
+            );
+          };
+          // Slots go one after another, in the order they open: a slot alone on the wire is short, and
+          // a slot's length is all a window loses. A slot stuck on a slow answer lets the next one start.
+          const ordered = [...batch.slots].sort((a, b) => a.notBefore - b.notBefore);
+          const inFlight: Promise<void>[] = [];
+          for (const slot of ordered) {
+            const previous = inFlight.at(-1);
+            if (previous) await Promise.race([previous, delay(STALL_MS)]);
+            inFlight.push(runSlot(slot));
+          }
+          await Promise.all(inFlight);
+        } finally {
+          clearInterval(beat);
+        }
+        // The job was cancelled: what was answered stands, what never left is "not sent", what was cut
+        // off is in doubt (sendOne). Any other abort (timed out by the server, the worker shutting down)
+        // ends an attempt the workflow will not accept: it writes nothing.
+        if (signal.aborted && !ctx.cancellationDetails?.cancelRequested) signal.throwIfAborted();
+      } else {
+        // In doubt: whatever the earlier attempt did not report may have been sent.
+        for (const i of all)
+          progress.outcomes[i.line] ??=
+            operation === 'create'
+              ? { line: i.line, status: 'unknown' }
+              : {
+                  line: i.line,
+                  status: 'retry',
+                  reason: 'in doubt after a retried attempt',
+                  sent: true,
+                  code: IN_DOUBT,
+                };
+      }
+      const outcomes = all.map((i) => progress.outcomes[i.line]!);
+      await writeReportPart(
+        at,
+        outcomes.flatMap((o) => finalLine(o, skus.get(o.line) ?? null) ?? []),
+        attempt,
+      );
+      const limited = outcomes.filter((o) => o.status === 'rate_limited');
+      // A retried attempt cannot know when its earlier attempt's last answers came — a stalled attempt 1
+      // may still fire slots until the batch's deadline: its slots count as used then.
+      const usedBy = Math.max(Date.now(), batch.deadline);
+      return {
+        ok: outcomes.filter((o) => o.status === 'ok').map((o) => o.line),
+        outcomes: outcomes.filter((o) => o.status !== 'ok').map(compact),
+        slots: batch.slots.map((s) => ({
+          slot: s.slot,
+          lastAt: attempt === 1 ? (progress.lastAt[s.slot] ?? null) : usedBy,
+        })),
+        retryAfterMs: limited.length ? Math.max(...limited.map((o) => o.retryAfterMs)) : undefined,
+        attempt,
+      };
+    },
+
+    /**
+     * GET by SKU for each unknown create: found ones are written to the report as ok. A 429 stops the
+     * round early; what was not checked (or whose GET failed) is said so (`checked`), never taken as absent.
+     */
+    async verifyBySku(
+      shop: ShopRef,
+      items: { line: number; sku: string }[],
+      at: ReportPart,
+    ): Promise<{ found: number[]; checked: number[]; attempt: number }> {
+      const ctx = Context.current();
+      const client = await clients.clientFor(shop);
+      const progress: VerifyProgress = (ctx.info.heartbeatDetails as VerifyProgress | undefined) ?? {
+        index: 0,
+        found: {},
+        unchecked: [],
+      };
+      const beat = setInterval(() => ctx.heartbeat(progress), BEAT_MS);
+      try {
+        for (; progress.index < items.length; progress.index++) {
+          const { line, sku } = items[progress.index]!;
+          try {
+            const hit = await findBySku(client, sku, ctx.cancellationSignal);
+            if (hit) progress.found[line] = hit;
+          } catch (error) {
+            // A 429 ends the round (the rest waits for the next one); any other failure leaves this
+            // SKU unchecked and goes on with the others.
+            if (error instanceof RateLimitedError || ctx.cancellationSignal.aborted) break;
+            progress.unchecked.push(line);
+          }
+        }
+      } finally {
+        clearInterval(beat);
+      }
+      const found = Object.entries(progress.found).map(([line, hit]) => ({ line: Number(line), ...hit }));
+      const sku = new Map(items.map((i) => [i.line, i.sku]));
+      await writeReportPart(
+        at,
+        found.map((f) => ({
+          line: f.line,
+          sku: sku.get(f.line)!,
+          status: 'ok' as const,
+          productId: f.productId,
+          slug: f.slug,
+        })),
+        ctx.info.attempt,
+      );
+      return {
+        found: found.map((f) => f.line),
+        checked: items
+          .slice(0, progress.index)
+          .map((i) => i.line)
+          .filter((line) => !progress.unchecked.includes(line)),
+        attempt: ctx.info.attempt,
+      };
+    },
+  };
+}

@@ -1,0 +1,22 @@
+// What every activity factory is given: the worker's dependencies, its client cache and task queue.
+import type { Client } from '@temporalio/client';
+import type { CredentialStore, TokenStore } from './clients.ts';
+import type { createClientCache } from './clients.ts';
+
+export interface ActivityDeps {
+  credentials: CredentialStore;
+  /** Temporal client for the lanes and auth workflows (entity workflows reached by update). */
+  temporal?: Client;
+  /** Task queue the entity workflows run on (the worker's). */
+  taskQueue?: string;
+  /** OAuth tokens of connected sellers (cross-listers). */
+  tokens?: TokenStore;
+  /** Receives the activities' clean-up (HTTP connection pools), run by the worker's close(). */
+  closers?: (() => Promise<void>)[];
+}
+
+export interface ActivityContext {
+  deps: ActivityDeps;
+  clients: ReturnType<typeof createClientCache>;
+  taskQueue: string;
+}
