@@ -452,11 +452,14 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
       const still: FeedItem[] = [];
       for (let i = 0; i < open.length; i += VERIFY_PER_ROUND) {
         const round = open.slice(i, i + VERIFY_PER_ROUND);
+        const at = part('verify');
         const res = await verifyBySku(
           input.shop,
           round.map((c) => ({ line: c.line, sku: c.sku! })),
-          part('verify'),
-        ).catch(() => ({ found: [] as number[], checked: [] as number[] }));
+          at,
+        ).catch(() => ({ found: [] as number[], checked: [] as number[], attempt: 1 }));
+        // A retried round's part is the one that counts (as in verifyRound).
+        if (res.attempt > 1) s.accepted[at.part] = res.attempt;
         const found = new Set(res.found);
         const checked = new Set(res.checked);
         s.counts.done += found.size;
