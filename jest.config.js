@@ -6,4 +6,7 @@ const packages = ['api-client', 'simulator', 'temporal-workflows', 'cli', 'n8n-n
 export default {
   projects: packages.map((name) => `<rootDir>/packages/${name}`),
   testTimeout: 60_000,
+  // The contract test: the simulator records what it answers, the teardown checks it against OpenAPI.
+  globalSetup: '<rootDir>/scripts/jest/contract-setup.mjs',
+  globalTeardown: '<rootDir>/scripts/jest/contract-teardown.mjs',
 };

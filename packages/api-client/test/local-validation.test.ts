@@ -125,7 +125,7 @@ describe('the spec’s validation rules', () => {
     const currency = await rejected((t) =>
       t.client.offers.submitBySku('A', { ...offer, offer_currency: 'USD' }, { product }),
     );
-    expect(currency).toMatchObject({ field: 'offer_currency', code: 'validation-error' });
+    expect(currency).toMatchObject({ field: 'offer_currency', code: 'validation' });
     expect(
       (await rejected((t) => t.client.offers.submitBySku('A', { ...offer, offer_value: 19.5 }, { product })))
         .field,

@@ -250,7 +250,7 @@ describe('offer rules (8, 9)', () => {
   });
   it('rule 8: currency and minimum percentage', () => {
     expect(fields(checkOffer({ ...offer, offer_currency: 'USD' }, product))).toEqual(['offer_currency']);
-    expect(codes(checkOffer({ ...offer, offer_value: 19.01 }, product))).toEqual(['validation-error']);
+    expect(codes(checkOffer({ ...offer, offer_value: 19.01 }, product))).toEqual(['validation']);
   });
   it('rule 9: size required for multi-size, forbidden otherwise', () => {
     expect(fields(checkOffer(offer, { ...product, sizeIds: [1, 2] }))).toEqual(['size_id']);

@@ -19,6 +19,8 @@ export const EXIT = {
   jobStopped: 7,
   /** The job is running, but no worker polls its task queue (or none answered within seconds). */
   noWorker: 8,
+  /** `conformance`: some answers differ from the expectation, or the clean-up left a test listing. */
+  conformanceDiffers: 9,
   /** Interrupted by Ctrl-C (the job goes on in Temporal). */
   interrupted: 130,
 } as const;

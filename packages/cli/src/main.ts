@@ -3,6 +3,7 @@
 import { Command } from 'commander';
 import { registerAuth } from './commands/auth.ts';
 import { registerBulk } from './commands/bulk.ts';
+import { registerConformance } from './commands/conformance.ts';
 import { registerDev } from './commands/dev.ts';
 import { registerJobs } from './commands/jobs.ts';
 import { registerSchedules } from './commands/schedules.ts';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerAuth(program);
   registerWorker(program);
   registerSimulator(program);
+  registerConformance(program);
   program.addHelpText(
     'after',
     `

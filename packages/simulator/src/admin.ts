@@ -12,7 +12,7 @@ import type { RateLimiter } from './platform/rate-limiter.ts';
 import { FaultRuleInput, type FaultInjector } from './platform/faults.ts';
 import type { WebhookDispatcher } from './platform/webhooks.ts';
 import { applySeed, parseSeed, SeedAddress, SeedSeller } from './platform/seed.ts';
-import { setLike } from './domain/products.ts';
+import { productUpdatedData, setLike } from './domain/products.ts';
 import { createOrder } from './domain/orders.ts';
 import {
   addAddress,
@@ -394,6 +394,7 @@ export function buildAdminServer(deps: AdminDeps): FastifyInstance {
       product.previousState = product.state;
       product.state = 'banned';
       product.updatedAt = world.clock.now();
+      webhooks.emit(product.sellerId, 'v1:product.updated', productUpdatedData(product, ['status']));
     }
     return json(reply, {
       productId: product.productId,

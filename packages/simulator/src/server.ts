@@ -27,7 +27,10 @@ import { authenticate, requireScopes } from './platform/auth.ts';
 import { RateLimiter, retryAfter } from './platform/rate-limiter.ts';
 import { FaultInjector, type FaultRule } from './platform/faults.ts';
 import { DEMO_ASSET_PREFIX, type Asset } from './platform/assets.ts';
+import { recordContract } from './platform/contract-recorder.ts';
+import { handlers as builtInHandlers } from './handlers/index.ts';
 import { AUTHORIZE_PATH, authorize } from './handlers/auth.ts';
+import { OPENAPI_DOCUMENT_PATH, openApiYaml } from '@selling-kit/api-client/openapi';
 
 export interface ApiServerDeps {
   world: World;
@@ -291,10 +294,17 @@ export function buildApiServer(deps: ApiServerDeps): FastifyInstance {
     );
   });
 
+  recordContract(app);
   for (const op of OPERATIONS) {
     const handler = handlers[op.id];
     if (!handler) continue;
-    app.route({ method: op.method, url: toFastifyPath(op.path), handler: routeHandler(op, handler) });
+    app.route({
+      method: op.method,
+      url: toFastifyPath(op.path),
+      // A test's stand-in handler is not the simulator: its answers stay out of the contract check.
+      config: { operationId: handler === builtInHandlers[op.id] ? op.id : undefined },
+      handler: routeHandler(op, handler),
+    });
   }
 
   function routeHandler(op: Operation, handler: Handler) {
@@ -368,6 +378,13 @@ export function buildApiServer(deps: ApiServerDeps): FastifyInstance {
     const result = authorize(world, config, req.query as Record<string, unknown>);
     if (result.kind === 'error') return sendOAuthError(reply, result.error);
     return reply.code(302).header('location', result.location).header('cache-control', 'no-store').send();
+  });
+
+  // The generated OpenAPI document, where the public service serves its own (no credential, not metered).
+  let openApiText: string | undefined;
+  app.get(OPENAPI_DOCUMENT_PATH, async (_req, reply) => {
+    openApiText ??= openApiYaml();
+    return reply.type('application/yaml; charset=utf-8').send(openApiText);
   });
 
   if (deps.assets) {

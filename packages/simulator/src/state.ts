@@ -193,6 +193,8 @@ export interface World {
   accessTokens: Map<string, AccessTokenRecord>;
   refreshTokens: Map<string, RefreshTokenRecord>;
   webhooks: Map<string, WebhookSubscriptionRecord>;
+  /** Deleted subscription id → its partner: a repeated DELETE answers as the first did. */
+  deletedWebhooks: Map<string, string>;
   /** Monotonic id sources. */
   ids: { product: number; seller: number; address: number; order: number; lineItem: number };
 }

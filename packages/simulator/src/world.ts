@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SellerAddress } from '@selling-kit/api-client/core';
 import type { Clock } from './platform/clock.ts';
+import { defaultProvidersFor } from './domain/shipping.ts';
 import type {
   ApiKeyRecord,
   OAuthClientRecord,
@@ -23,6 +24,7 @@ export function createWorld(clock: Clock): World {
     accessTokens: new Map(),
     refreshTokens: new Map(),
     webhooks: new Map(),
+    deletedWebhooks: new Map(),
     ids: { product: 7_000_000, seller: 1000, address: 500, order: 434_000_000_000, lineItem: 90_000 },
   };
 }
@@ -38,6 +40,7 @@ export function resetWorld(world: World): void {
   world.accessTokens.clear();
   world.refreshTokens.clear();
   world.webhooks.clear();
+  world.deletedWebhooks.clear();
   world.ids = fresh.ids;
 }
 
@@ -104,7 +107,8 @@ export function addAddress(
   world: World,
   seller: SellerState,
   input: Partial<SellerAddress> = {},
-  providers = ['ROYAL_MAIL', 'EVRI'],
+  /** Default: the catalogued carriers of the address's country (domain/shipping.ts). */
+  providers?: string[],
 ) {
   const address: SellerAddress = {
     id: input.id ?? ++world.ids.address,
@@ -118,7 +122,7 @@ export function addAddress(
     last_modified: input.last_modified ?? new Date(world.clock.now()).toISOString(),
   };
   seller.addresses.push(address);
-  seller.shippingProviders.set(address.id, providers);
+  seller.shippingProviders.set(address.id, providers ?? defaultProvidersFor(address.country));
   return address;
 }
 

@@ -1,6 +1,6 @@
 // SellingClient: resources that mirror the URL tree, over one request pipeline. This file is the
 // transport-free client (n8n builds it with its own transport and sleep); the Node entry
-// (src/index.ts) fills in got, setTimeout and Date.now.
+// (src/index.ts) fills in the undici transport (got on request), setTimeout and Date.now.
 import { SellingApiError } from '../core/errors.ts';
 import { defaultAuthorizeUrl } from '../core/oauth.ts';
 import { operation, OPERATIONS, type HttpMethod, type Operation } from '../core/operations.ts';

@@ -144,6 +144,7 @@ describe('webhooks configuration, status and request()', () => {
     expect(sub).toMatchObject({ url: 'https://hooks.example.com/selling', event_types: ['v1:order.new'] });
     expect((await shop.client.webhooks.list()).map((w) => w.id)).toContain(sub.id);
     await shop.client.webhooks.delete(sub.id);
+    await shop.client.webhooks.delete(sub.id); // idempotent: a repeat succeeds too
     expect((await shop.client.webhooks.list()).map((w) => w.id)).not.toContain(sub.id);
   });
 

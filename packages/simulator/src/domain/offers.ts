@@ -51,7 +51,7 @@ export function submitOffer(
   // simulator models interest as a like.
   if (!record.likes.has(b.offer_recipient_id)) {
     throw apiError(
-      'validation-error',
+      'validation',
       `user ${b.offer_recipient_id} has not shown interest in product ${record.productId} (like it first)`,
     );
   }

@@ -1,19 +1,18 @@
 // Orders and parcels: creating an order from on-sale products (admin surface, staging purchase/
-// endpoints), the shipping-provider catalogue that prices platform-shipping labels, the seller fee
-// breakdown, and the wire form of an order (`orderToWire`).
+// endpoints), the seller fee breakdown, and the wire form of an order (`orderToWire`). Labels are
+// priced by the shipping-provider catalogue in ./shipping.ts.
 //
 // Money is held in integer cents and leaves as a decimal string with two decimals.
 import { randomUUID } from 'node:crypto';
-import type {
-  DepopShippingDetails,
-  Order,
-  OrderLineItem,
-  ShippingProviderInfo,
-} from '@selling-kit/api-client/core';
-import { MANUAL_SHIPPING_PROVIDER_ID, formatMoney, parseMoney } from '@selling-kit/api-client/core';
+import type { DepopShippingDetails, Order, OrderLineItem } from '@selling-kit/api-client/core';
+import { formatMoney, parseMoney } from '@selling-kit/api-client/core';
 import { apiError } from '../errors.ts';
 import type { EventSink } from '../handlers/types.ts';
 import type { OrderRecord, ProductRecord, SellerState, World } from '../state.ts';
+import { parcelSizeCost } from './shipping.ts';
+import { productUpdatedData } from './products.ts';
+
+export { parcelSizeCost, shippingProvidersForAddress } from './shipping.ts';
 
 // --- money ------------------------------------------------------------------------------------------
 
@@ -36,153 +35,6 @@ export function formatCents(cents: number): string {
 function share(amount: number, part: number, whole: number): number {
   if (whole <= 0) return 0;
   return Math.round((amount * part) / whole);
-}
-
-// --- shipping-provider catalogue --------------------------------------------------------------------
-
-type CourierService = 'DROP_OFF' | 'COURIER_COLLECT' | 'OTHER';
-interface ParcelSizeDef {
-  id: string;
-  title: string;
-  subtitle: string;
-  cents: number;
-  courier: CourierService;
-}
-interface ProviderDef {
-  currency: string;
-  sizes: ParcelSizeDef[];
-}
-
-const EVRI_SIZES: ParcelSizeDef[] = [
-  {
-    id: 'SMALL',
-    title: 'Small parcel',
-    subtitle: 'Up to 1 kg, 45 x 35 x 16 cm',
-    cents: 289,
-    courier: 'DROP_OFF',
-  },
-  {
-    id: 'MEDIUM',
-    title: 'Medium parcel',
-    subtitle: 'Up to 2 kg, 45 x 35 x 16 cm',
-    cents: 349,
-    courier: 'DROP_OFF',
-  },
-  {
-    id: 'LARGE',
-    title: 'Large parcel',
-    subtitle: 'Up to 15 kg, 120 x 60 x 60 cm',
-    cents: 599,
-    courier: 'COURIER_COLLECT',
-  },
-];
-
-/**
- * SPEC GAP (provider catalogue): the public reference names provider ids (USPS, MY_HERMES = Evri,
- * SENDLE) but no sizes or prices. Ours: a small, realistic table per provider, priced in the
- * provider's home currency. SPEC GAP (casing): parcel size ids are upper-case (SMALL, MEDIUM, LARGE),
- * as in the schema text; look-ups are case-insensitive. A provider id not in this table (seeded by a
- * test) gets generic sizes in the seller's currency with courier service OTHER.
- */
-export const SHIPPING_PROVIDER_CATALOG: Readonly<Record<string, ProviderDef>> = {
-  ROYAL_MAIL: {
-    currency: 'GBP',
-    sizes: [
-      {
-        id: 'SMALL',
-        title: 'Small parcel',
-        subtitle: 'Up to 2 kg, 45 x 35 x 16 cm',
-        cents: 335,
-        courier: 'DROP_OFF',
-      },
-      {
-        id: 'MEDIUM',
-        title: 'Medium parcel',
-        subtitle: 'Up to 10 kg, 61 x 46 x 46 cm',
-        cents: 599,
-        courier: 'DROP_OFF',
-      },
-    ],
-  },
-  EVRI: { currency: 'GBP', sizes: EVRI_SIZES },
-  MY_HERMES: { currency: 'GBP', sizes: EVRI_SIZES },
-  USPS: {
-    currency: 'USD',
-    sizes: [
-      { id: 'SMALL', title: 'Small', subtitle: 'Under 8 oz', cents: 525, courier: 'DROP_OFF' },
-      { id: 'MEDIUM', title: 'Medium', subtitle: 'Under 1 lb', cents: 765, courier: 'DROP_OFF' },
-      { id: 'LARGE', title: 'Large', subtitle: 'Under 10 lb', cents: 1295, courier: 'DROP_OFF' },
-    ],
-  },
-  SENDLE: {
-    currency: 'AUD',
-    sizes: [
-      { id: 'SMALL', title: 'Small', subtitle: 'Up to 500 g', cents: 1050, courier: 'COURIER_COLLECT' },
-      { id: 'MEDIUM', title: 'Medium', subtitle: 'Up to 3 kg', cents: 1495, courier: 'COURIER_COLLECT' },
-      { id: 'LARGE', title: 'Large', subtitle: 'Up to 5 kg', cents: 1895, courier: 'COURIER_COLLECT' },
-    ],
-  },
-};
-
-function genericProvider(currency: string): ProviderDef {
-  return {
-    currency,
-    sizes: [
-      { id: 'SMALL', title: 'Small', subtitle: 'Small parcel', cents: 350, courier: 'OTHER' },
-      { id: 'MEDIUM', title: 'Medium', subtitle: 'Medium parcel', cents: 550, courier: 'OTHER' },
-      { id: 'LARGE', title: 'Large', subtitle: 'Large parcel', cents: 850, courier: 'OTHER' },
-    ],
-  };
-}
-
-function providerDef(providerId: string, fallbackCurrency: string): ProviderDef {
-  return SHIPPING_PROVIDER_CATALOG[providerId.toUpperCase()] ?? genericProvider(fallbackCurrency);
-}
-
-/**
- * The providers (with parcel sizes and label costs) available from one of the seller's addresses;
- * `undefined` when the address is not the seller's. An address without providers answers the single
- * manual-shipping provider (`MANUAL_SHIPPING_PROVIDER_ID`) with no parcel sizes: the seller then sets
- * a national shipping cost (SPEC GAP: the public reference does not show its parcel sizes).
- */
-export function shippingProvidersForAddress(
-  seller: SellerState,
-  addressId: number,
-): ShippingProviderInfo[] | undefined {
-  if (!seller.addresses.some((a) => a.id === addressId)) return undefined;
-  const ids = seller.shippingProviders.get(addressId) ?? [];
-  if (ids.length === 0) return [{ id: MANUAL_SHIPPING_PROVIDER_ID, parcel_sizes: [] }];
-  return ids.map((id) => {
-    const def = providerDef(id, seller.currency);
-    return {
-      id,
-      parcel_sizes: def.sizes.map((size) => ({
-        id: size.id,
-        title: size.title,
-        subtitle: size.subtitle,
-        // SPEC GAP (conversion): `amount` "may be converted to the buyer's currency"; no buyer is
-        // known here, so amount/currency repeat the original.
-        cost: {
-          original_amount: formatCents(size.cents),
-          original_currency: def.currency,
-          amount: formatCents(size.cents),
-          currency: def.currency,
-        },
-        courier_service: size.courier,
-      })),
-    };
-  });
-}
-
-/** Label cost of a provider's parcel size (case-insensitive); undefined for an unknown size. */
-export function parcelSizeCost(
-  providerId: string,
-  parcelSizeId: string,
-  fallbackCurrency: string,
-): { cents: number; currency: string } | undefined {
-  const def = providerDef(providerId, fallbackCurrency);
-  const size = def.sizes.find((s) => s.id.toLowerCase() === parcelSizeId.toLowerCase());
-  return size ? { cents: size.cents, currency: def.currency } : undefined;
 }
 
 // --- fees ---------------------------------------------------------------------------------------------
@@ -403,8 +255,12 @@ function productShipping(
   const details = product.fields.depop_shipping as DepopShippingDetails | undefined;
   if (details && typeof details === 'object' && typeof details.shipping_provider_id === 'string') {
     const cost =
-      parcelSizeCost(details.shipping_provider_id, String(details.parcel_size_id ?? ''), currency) ??
-      parcelSizeCost(details.shipping_provider_id, 'SMALL', currency);
+      parcelSizeCost(
+        details.shipping_provider_id,
+        String(details.parcel_size_id ?? ''),
+        currency,
+        currency,
+      ) ?? parcelSizeCost(details.shipping_provider_id, 'SMALL', currency, currency);
     return { platform: details, cents: cost?.cents ?? 0 };
   }
   return { cents: Math.max(0, toCents(product.fields.national_shipping_cost) ?? 0) };
@@ -552,19 +408,27 @@ export function createOrder(
     buyerId,
   };
 
+  const changed: { product: ProductRecord; fields: string[] }[] = [];
   for (const [id, count] of wanted) {
     const product = seller.products.get(id)!;
     product.quantity -= count;
     product.updatedAt = opts.now;
+    const fields = ['quantity'];
     if (product.quantity <= 0) {
       product.quantity = 0;
       product.state = 'sold';
+      product.soldVia = 'purchased';
+      fields.push('status');
       for (const offer of seller.offers)
         if (offer.productId === id && offer.state === 'active') offer.state = 'cancelled';
     }
+    changed.push({ product, fields });
   }
   seller.orders.set(order.purchaseId, order);
   opts.events.emit(seller.id, 'v1:order.new', orderNewEventData(order));
+  // A purchase changes its listings like any write does: one product-change event each, after the order.
+  for (const { product, fields } of changed)
+    opts.events.emit(seller.id, 'v1:product.updated', productUpdatedData(product, fields));
   return order;
 }
 

@@ -12,13 +12,17 @@
 // "Levi's" = "levis"). An unknown product type uses the default base of 15.00.
 // SPEC GAP (no prediction): 404 price_prediction_not_available when the brand is "unbranded"/"other",
 // or neither in the brand table below nor the brand of any product in the simulated world.
-// SPEC GAP (currency): the currency must be the country's (GB → GBP, US → USD), else 422 validation.
+// unsupported_country follows the seller's country (spec: "Seller's country unsupported for the
+// operation"), listing the supported ones. SPEC GAP (request `country`): the public reference's request
+// names a country; it picks the market when it is a supported one, otherwise the seller's market is used
+// (a request field never refuses a supported seller nor admits an unsupported one).
+// SPEC GAP (currency): the currency must be the market's (GB → GBP, US → USD), else 422 validation.
 // similar_sold_items: up to 10 items sold in the world (through orders, or marked as sold) with the
 // same brand, product type and currency, newest first; may be empty.
 import type { PricingInspirationRequest, PricingInspirationResponse } from '@selling-kit/api-client/core';
 import { PRICING_COUNTRIES } from '@selling-kit/api-client/core';
 import { apiError } from '../errors.ts';
-import type { ProductRecord, World } from '../state.ts';
+import type { ProductRecord, SellerState, World } from '../state.ts';
 import { formatCents, toCents } from './orders.ts';
 
 export const PRICING_CURRENCY: Readonly<Record<(typeof PRICING_COUNTRIES)[number], string>> = {
@@ -175,14 +179,24 @@ function similarSoldItems(world: World, req: PricingInspirationRequest): Similar
     .map((f) => f.item);
 }
 
-export function pricingInspiration(world: World, req: PricingInspirationRequest): PricingInspirationResponse {
-  const country = req.country.toUpperCase();
-  if (!(PRICING_COUNTRIES as readonly string[]).includes(country))
+type PricingCountry = (typeof PRICING_COUNTRIES)[number];
+const isPricingCountry = (code: string): code is PricingCountry =>
+  (PRICING_COUNTRIES as readonly string[]).includes(code);
+
+export function pricingInspiration(
+  world: World,
+  seller: SellerState,
+  req: PricingInspirationRequest,
+): PricingInspirationResponse {
+  const sellerCountry = seller.countryCode.toUpperCase();
+  if (!isPricingCountry(sellerCountry))
     throw apiError(
       'unsupported_country',
-      `pricing inspiration is not available for country "${req.country}"; supported countries: ${PRICING_COUNTRIES.join(', ')}`,
+      `pricing inspiration is not available to sellers in ${sellerCountry}; supported countries: ${PRICING_COUNTRIES.join(', ')}`,
     );
-  const expected = PRICING_CURRENCY[country as (typeof PRICING_COUNTRIES)[number]];
+  const asked = req.country.toUpperCase();
+  const country: PricingCountry = isPricingCountry(asked) ? asked : sellerCountry;
+  const expected = PRICING_CURRENCY[country];
   if (req.currency !== expected)
     throw apiError(
       'validation',

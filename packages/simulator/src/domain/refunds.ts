@@ -7,15 +7,17 @@
 // - "Full refund" for platform-shipped orders: a shipping amount is accepted only when it equals the
 //   whole shipping price and, together with this and earlier refunds, the items are refunded in full.
 // - Several refunds per order are allowed; each is checked against what is still refundable
-//   (items: the sum of the sold prices minus earlier item refunds; shipping: the buyer's shipping
-//   price minus earlier shipping refunds).
+//   (items: the price of each of the order's products as sold, summed, minus earlier item refunds;
+//   shipping: the buyer's shipping price minus earlier shipping refunds). The spec's "item amount
+//   cannot exceed the product price" is read per product of the order, since the request carries one
+//   items amount for the whole order.
 // - A CANCELLED order cannot be refunded (422 validation).
-// - Malformed amounts → 400 bad-request naming the field; amounts ≤ 0 → 422 validation.
+// - Amounts ≤ 0 → 422 validation; a malformed amount is answered as core rules/violations.ts maps it.
 import { checkRefund, parseMoney, type RuleViolation } from '@selling-kit/api-client/core';
 import { apiError } from '../errors.ts';
 import type { EventSink } from '../handlers/types.ts';
 import type { OrderRecord, RefundRecord } from '../state.ts';
-import { formatCents, itemsTotalCents, refundedCents } from './orders.ts';
+import { formatCents, itemsTotalCents, refundedCents, toCents } from './orders.ts';
 
 const RULE_10 =
   'rule 10: a refund needs a positive items and/or shipping amount, not exceeding the product price and shipping price';
@@ -47,7 +49,15 @@ export function refundOrder(
   const already = refundedCents(order);
   const itemsLeft = Math.max(0, itemsTotalCents(order) - already.items);
   const shippingLeft = Math.max(0, order.buyerShippingPriceCents - already.shipping);
-  const first = checkRefund(body, { itemPriceCents: itemsLeft, shippingPriceCents: shippingLeft })[0];
+  const products = order.lineItems.map((li) => ({
+    productId: li.product_id,
+    priceCents: toCents(li.sold_price) ?? 0,
+  }));
+  const first = checkRefund(body, {
+    itemPriceCents: itemsLeft,
+    shippingPriceCents: shippingLeft,
+    products,
+  })[0];
   if (first) {
     const note =
       already.items + already.shipping > 0

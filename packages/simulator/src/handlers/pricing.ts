@@ -1,5 +1,5 @@
 // Handlers for the "pricing" operations: POST /api/v1/pricing/inspiration/. The body is checked with
-// the core schema (400 bad-request naming the field); the formula and SPEC GAP choices are in
+// the core schema (naming the field); the formula and SPEC GAP choices are in
 // ../domain/pricing.ts.
 import { PricingInspirationRequest } from '@selling-kit/api-client/core';
 import { pricingInspiration } from '../domain/pricing.ts';
@@ -7,7 +7,11 @@ import { parseBody } from './orders.ts';
 import type { Handlers } from './types.ts';
 
 export const pricingHandlers: Handlers = {
-  'pricing.inspiration': ({ world, body }) => ({
-    body: pricingInspiration(world, parseBody(PricingInspirationRequest, body, 'PricingInspirationRequest')),
+  'pricing.inspiration': ({ world, seller, body }) => ({
+    body: pricingInspiration(
+      world,
+      seller,
+      parseBody(PricingInspirationRequest, body, 'PricingInspirationRequest'),
+    ),
   }),
 };

@@ -7,7 +7,8 @@
 // - event_types default to every type; duplicates are dropped; an empty list → 400 (schema: min 1).
 // - The same URL twice for one partner → 409 generic_error naming the existing subscription.
 // - At most 10 subscriptions per partner → 422 validation beyond.
-// - Deleting an unknown id or another partner's → 404 generic_error (not idempotent).
+// - DELETE is idempotent (operations.ts): deleting one's own subscription again answers the same empty
+//   200; an id that never existed, or another partner's, → 404 generic_error.
 // - Listing is `{ data: [...] }` in creation order, without paging.
 import { randomUUID } from 'node:crypto';
 import {
@@ -74,9 +75,11 @@ export const webhooksHandlers: Handlers = {
   'webhooks.delete': ({ world, principal, params }) => {
     const id = params.webhook_id ?? '';
     const sub = world.webhooks.get(id);
-    if (!sub || sub.partnerId !== principal.partnerId)
+    const owner = sub?.partnerId ?? world.deletedWebhooks.get(id);
+    if (owner === undefined || owner !== principal.partnerId)
       throw apiError('generic_error', `no webhook subscription ${id.slice(0, 80)} for this partner`, 404);
     world.webhooks.delete(id);
+    world.deletedWebhooks.set(id, owner);
     return {};
   },
 };

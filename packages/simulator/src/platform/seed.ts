@@ -36,7 +36,7 @@ export const SeedAddress = z
       .string()
       .regex(/^[A-Z]{2}$/)
       .optional(),
-    /** Shipping provider ids available from this address (default ROYAL_MAIL, EVRI). */
+    /** Shipping provider ids available from this address (default: the carriers of its country). */
     providers: z.array(z.string().min(1)).optional(),
   })
   .strict();

@@ -30,15 +30,15 @@ describe('manual offers', () => {
   });
   it('rule 8: product currency and the minimum percentage below the price', async () => {
     const currency = await submit(offer({ offer_currency: 'USD' }));
-    expect([currency.status, codeOf(currency)]).toEqual([422, 'validation-error']);
+    expect([currency.status, codeOf(currency)]).toEqual([422, 'validation']);
     expect(currency.body.errors[0].message).toMatch(/GBP/);
-    expect(codeOf(await submit(offer({ offer_value: 19.5 })))).toBe('validation-error');
+    expect(codeOf(await submit(offer({ offer_value: 19.5 })))).toBe('validation');
     shop.sim.config.minPercentOff = 20;
-    expect(codeOf(await submit(offer({ offer_value: 17 })))).toBe('validation-error');
+    expect(codeOf(await submit(offer({ offer_value: 17 })))).toBe('validation');
     expect((await submit(offer({ offer_value: 16 }))).status).toBe(200);
   });
   it('rule 9: size required for multi-size products, forbidden for single-size ones', async () => {
-    expect(codeOf(await submit(offer({ size_id: 18 })))).toBe('validation-error');
+    expect(codeOf(await submit(offer({ size_id: 18 })))).toBe('validation');
     const multi = await shop.call('POST', '/api/v1/products/', {
       ...(await import('../products/fixtures.ts')).listing({
         sku: 'MULTI',
@@ -53,12 +53,12 @@ describe('manual offers', () => {
     shop.seller.products.get(multi.body.product_id)!.likes.add(77);
     expect((await shop.call('GET', '/api/v1/products/by-sku/MULTI/')).body.quantity).toBe(3);
     const path = '/api/v1/products/by-sku/MULTI/offer/';
-    expect(codeOf(await submit(offer(), path))).toBe('validation-error');
-    expect(codeOf(await submit(offer({ size_id: 22 }), path))).toBe('validation-error');
+    expect(codeOf(await submit(offer(), path))).toBe('validation');
+    expect(codeOf(await submit(offer({ size_id: 22 }), path))).toBe('validation');
     expect((await submit(offer({ size_id: 20 }), path)).status).toBe(200);
   });
   it('the recipient must have shown interest; the product must be on sale', async () => {
-    expect(codeOf(await submit(offer({ offer_recipient_id: 5 })))).toBe('validation-error');
+    expect(codeOf(await submit(offer({ offer_recipient_id: 5 })))).toBe('validation');
     await shop.call('POST', '/api/v1/products/by-sku/TEE-1/mark-as-sold/');
     const res = await submit(offer());
     expect([res.status, codeOf(res)]).toEqual([422, 'product_not_on_sale']);
@@ -94,7 +94,7 @@ describe('manual offers: lifetime, interest, sizes and access', () => {
       events: shop.sim.webhooks,
     });
     const res = await submit(offer());
-    expect([res.status, codeOf(res)]).toEqual([422, 'validation-error']);
+    expect([res.status, codeOf(res)]).toEqual([422, 'validation']);
     expect(res.body.errors[0].message).toMatch(/interest/);
   });
   it('a staging like makes the liker a valid recipient', async () => {
@@ -112,10 +112,10 @@ describe('manual offers: lifetime, interest, sizes and access', () => {
     });
     shop.seller.products.get(bag.body.product_id)!.likes.add(77);
     const sized = await submit(offer({ size_id: 3 }), '/api/v1/products/by-sku/BAG/offer/');
-    expect([sized.status, codeOf(sized)]).toEqual([422, 'validation-error']);
+    expect([sized.status, codeOf(sized)]).toEqual([422, 'validation']);
     expect(sized.body.errors[0].message).toMatch(/no sizes/);
     expect((await submit(offer(), '/api/v1/products/by-sku/BAG/offer/')).status).toBe(200);
-    expect(codeOf(await submit(offer({ offer_value: 18.505 }), path))).toBe('validation-error');
+    expect(codeOf(await submit(offer({ offer_value: 18.505 }), path))).toBe('validation');
     expect((await submit(offer({ offer_value: 18.5 }), path)).status).toBe(200);
   });
   it('another seller’s product → 404; a removed one → product_not_on_sale; without offers_write → 403 naming it', async () => {

@@ -1,6 +1,6 @@
 import { Order, OrderNewData, OrdersPage } from '@selling-kit/api-client/core';
 import { startTestShop, adminCall, type TestShop } from '../helpers.ts';
-import { createOrder, orderToWire } from '../../src/domain/orders.ts';
+import { createOrder, formatCents, orderToWire, parcelSizeCost } from '../../src/domain/orders.ts';
 import { ApiError } from '../../src/errors.ts';
 import {
   addProduct,
@@ -108,6 +108,26 @@ describe('createOrder (admin surface, staging purchase)', () => {
     });
     // the label money goes to the platform: 25.00 − 2.50 − (0.94 + 0.45)
     expect(wire.seller_receives_amount).toBe('21.11');
+  });
+
+  test('a label is booked in the order’s currency: a USD order shipped with a GBP-priced carrier', () => {
+    const order = newOrder(shop, {
+      fields: {
+        price_currency: 'USD',
+        depop_shipping: {
+          address_id: shop.addressId,
+          shipping_provider_id: 'ROYAL_MAIL',
+          parcel_size_id: 'SMALL',
+          payer: 'seller',
+        },
+      },
+    });
+    const wire = orderToWire(order);
+    expect(wire.currency).toBe('USD');
+    const label = wire.seller_fee_breakdown.find((f) => f.fee_type === 'SHIPPING_FEE')!;
+    expect(label.currency).toBe('USD');
+    expect(label.amount).not.toBe('3.35'); // the GBP price converted, not relabelled
+    expect(label.amount).toBe(formatCents(parcelSizeCost('ROYAL_MAIL', 'SMALL', 'GBP', 'USD')!.cents));
   });
 
   test('platform shipping paid by the seller: buyer pays no shipping, SHIPPING_FEE is the label', () => {

@@ -58,10 +58,16 @@ describe('POST /api/v1/pricing/inspiration/', () => {
     expect((await inspire({ source: ['vintage'] })).price_prediction.balanced).toBe('11.00'); // 9.36 × 1.15 = 10.76
   });
 
-  test('a country other than GB or US → 422 unsupported_country listing the supported countries', async () => {
-    const res = await shop.call('POST', PATH, request({ country: 'FR', currency: 'EUR' }));
+  test("unsupported_country follows the seller's country (spec: “Seller's country unsupported”), listing the supported ones", async () => {
+    const french = otherShop(shop, undefined, { username: 'pricing-fr', countryCode: 'FR' });
+    const res = await shop.call('POST', PATH, request(), { token: french.apiKey });
     const msg = expectError(res, 422, 'unsupported_country');
     expect(msg).toContain('GB, US');
+    expect(msg).toContain('FR');
+    // A GB seller asking about another market is not refused for it: the seller's market is used.
+    const gb = await shop.call('POST', PATH, request({ country: 'FR', currency: 'GBP' }));
+    expect(gb.status).toBe(200);
+    expect(expectSchema(PricingInspirationResponse, gb.body).price_prediction.balanced).toBe('9.50');
   });
 
   test('a currency that is not the country’s → 422 validation', async () => {

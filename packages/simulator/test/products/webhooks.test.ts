@@ -6,7 +6,7 @@ import {
   ProductUpdatedData,
   WebhookEvent,
 } from '@selling-kit/api-client/core';
-import { startTestShop, type TestShop } from '../helpers.ts';
+import { adminCall, startTestShop, type TestShop } from '../helpers.ts';
 import { likeProduct, unlikeProduct } from '../../src/domain/products.ts';
 import { createProduct, putBody, secondShop } from './fixtures.ts';
 
@@ -43,6 +43,32 @@ describe('v1:product.updated', () => {
       ['STATUS_MARKED_AS_SOLD', ['status']],
       ['STATUS_DELETED_MARKED_AS_SOLD', ['status']],
     ]);
+  });
+
+  it('fires when purchases change a listing (quantity, then sold out) and when it is banned', async () => {
+    const { product_id } = await createProduct(shop);
+    await shop.call('PATCH', `/api/v1/products/by-product-id/${product_id}/`, { quantity: 2 });
+    const start = shop.sim.webhooks.events.length;
+    expect((await shop.call('POST', '/api/v1/products/by-sku/TEE-1/purchase/')).status).toBe(200);
+    expect((await shop.call('POST', '/api/v1/products/by-sku/TEE-1/purchase/')).status).toBe(200);
+    const updates = eventsSince(start).filter((e) => e.type === 'v1:product.updated');
+    expect(updates.map((e) => [e.data.status, e.data.changed_fields])).toEqual([
+      ['STATUS_ONSALE', ['quantity']],
+      ['STATUS_PURCHASED', ['quantity', 'status']],
+    ]);
+
+    const other = await createProduct(shop, { sku: 'TEE-2' });
+    const beforeBan = shop.sim.webhooks.events.length;
+    expect((await adminCall(shop.sim, 'POST', `/admin/products/${other.product_id}/ban`)).status).toBe(200);
+    expect((await adminCall(shop.sim, 'POST', `/admin/products/${other.product_id}/ban`)).status).toBe(200);
+    const banned = eventsSince(beforeBan);
+    expect(banned).toHaveLength(1); // a second ban changes nothing
+    expect(banned[0]).toMatchObject({ type: 'v1:product.updated', seller: shop.seller.id });
+    expect(ProductUpdatedData.parse(banned[0]!.data)).toMatchObject({
+      product_id: other.product_id,
+      changed_fields: ['status'],
+    });
+    expect(banned[0]!.data.status).toMatch(/BANNED/);
   });
 
   it('the event envelope parses with the core WebhookEvent schema', async () => {

@@ -2,7 +2,15 @@ import { Order, OrderRefundData, RefundSummary } from '@selling-kit/api-client/c
 import { startTestShop, type TestShop } from '../helpers.ts';
 import { orderToWire } from '../../src/domain/orders.ts';
 import type { OrderRecord } from '../../src/state.ts';
-import { expectError, expectSchema, newOrder, oauthToken, otherShop } from '../orders/fixtures.ts';
+import {
+  addProduct,
+  expectError,
+  expectSchema,
+  newOrder,
+  oauthToken,
+  otherShop,
+  purchase,
+} from '../orders/fixtures.ts';
 
 let shop: TestShop;
 beforeAll(async () => {
@@ -137,6 +145,19 @@ describe('POST /api/v1/orders/{purchase_id}/refund/ — rule 10', () => {
     const order = manualOrder();
     const msg = expectError(await refund(order, { items_refund_amount: '25.01' }), 422, 'validation');
     expect(msg).toContain('exceeds the product price 25.00');
+  });
+
+  test('an order of several products: the items limit is each product’s price, summed, and the answer names them', async () => {
+    const a = addProduct(shop.sim.world, shop.seller);
+    const b = addProduct(shop.sim.world, shop.seller);
+    const order = purchase(shop, [a.productId, b.productId]);
+    // Above one product's price but within both: accepted.
+    expect((await refund(order, { items_refund_amount: '40.00' })).status).toBe(200);
+    const msg = expectError(await refund(order, { items_refund_amount: '10.01' }), 422, 'validation');
+    expect(msg).toContain(`product ${a.productId} 25.00`);
+    expect(msg).toContain(`product ${b.productId} 25.00`);
+    expect(msg).toContain('40.00 already refunded');
+    expect((await refund(order, { items_refund_amount: '10.00' })).status).toBe(200);
   });
 
   test('shipping amount above the shipping price → 422 validation', async () => {

@@ -43,6 +43,38 @@ describe('GET /api/v1/shop/seller-addresses/{address_id}/shipping-providers/', (
     expect(providers[0]!.parcel_sizes.every((s) => s.cost.currency === 'USD')).toBe(true);
   });
 
+  test('providers follow the address’s country: a US address never gets GB carriers', async () => {
+    const us = otherShop(shop, undefined, { username: 'ship-us', countryCode: 'US' });
+    // Seeded by default for its country…
+    const plain = addAddress(shop.sim.world, us.seller, {
+      city: 'Austin',
+      state: 'TX',
+      postal_code: '73301',
+    });
+    const seeded = expectSchema(
+      ShippingProviders,
+      (await shop.call('GET', providersPath(plain.id), undefined, { token: us.apiKey })).body,
+    );
+    expect(seeded.map((p) => p.id)).toEqual(['USPS']);
+    // …and a GB carrier configured on a US address is not offered there.
+    const mixed = addAddress(shop.sim.world, us.seller, { city: 'Boston', state: 'MA' }, [
+      'ROYAL_MAIL',
+      'USPS',
+    ]);
+    const offered = expectSchema(
+      ShippingProviders,
+      (await shop.call('GET', providersPath(mixed.id), undefined, { token: us.apiKey })).body,
+    );
+    expect(offered.map((p) => p.id)).toEqual(['USPS']);
+  });
+
+  test('a label is booked in the order’s currency, whatever the carrier’s home currency', () => {
+    expect(parcelSizeCost('ROYAL_MAIL', 'SMALL', 'GBP')).toEqual({ cents: 335, currency: 'GBP' });
+    const inUsd = parcelSizeCost('ROYAL_MAIL', 'SMALL', 'GBP', 'USD');
+    expect(inUsd?.currency).toBe('USD');
+    expect(inUsd!.cents).not.toBe(335);
+  });
+
   test('an address without providers answers the single manual-shipping provider', async () => {
     const address = addAddress(shop.sim.world, shop.seller, {}, []);
     const res = await shop.call('GET', providersPath(address.id));

@@ -84,13 +84,16 @@ describe('webhook configuration: /api/v1/webhooks/', () => {
     expectError(await create({ url: 'https://many.example.test/one-more' }), 422, 'validation');
   });
 
-  test('delete → empty 200 and gone; deleting again → 404 generic_error', async () => {
+  test('delete → empty 200 and gone; deleting again is the same 200 (idempotent, as the operation table says)', async () => {
     const sub = (await create({ url: 'https://gone.example.test/' })).body;
     const del = await shop.call('DELETE', `${PATH}${sub.id}/`);
     expect(del.status).toBe(200);
     expect(del.text).toBe('');
     expect(await list()).toEqual([]);
-    expectError(await shop.call('DELETE', `${PATH}${sub.id}/`), 404, 'generic_error');
+    const again = await shop.call('DELETE', `${PATH}${sub.id}/`);
+    expect([again.status, again.text]).toEqual([200, '']);
+    // An id that never existed is still unknown.
+    expectError(await shop.call('DELETE', `${PATH}wh_never/`), 404, 'generic_error');
   });
 
   test('partners are isolated: another partner neither sees nor deletes a subscription', async () => {
@@ -102,8 +105,16 @@ describe('webhook configuration: /api/v1/webhooks/', () => {
       404,
       'generic_error',
     );
+    // …nor, once it is deleted, learns that it existed.
+    expect((await shop.call('DELETE', `${PATH}${mine.id}/`)).status).toBe(200);
+    expectError(
+      await shop.call('DELETE', `${PATH}${mine.id}/`, undefined, { token: other.apiKey }),
+      404,
+      'generic_error',
+    );
+    const mine2 = (await create({ url: 'https://mine.example.test/' })).body;
     const theirs = (await create({ url: 'https://mine.example.test/' }, other.apiKey)).body; // same URL, other partner: fine
-    expect((await list()).map((s) => s.id)).toEqual([mine.id]);
+    expect((await list()).map((s) => s.id)).toEqual([mine2.id]);
     expect((await list(other.apiKey)).map((s) => s.id)).toEqual([theirs.id]);
   });
 

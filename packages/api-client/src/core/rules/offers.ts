@@ -1,4 +1,5 @@
-// Rules 8 and 9: manual offers (code validation-error, as the public reference names it for offers).
+// Rules 8 and 9: manual offers. Code `validation` (spec: "code validation unless noted"); the client still maps
+// `validation-error` and any other code the offers system passes through to its 422 class by status.
 import { SubmitOfferRequest, DEFAULT_MIN_PERCENT_OFF } from '../schemas/offers.ts';
 import { formatMoney, isAtLeastPercentBelow, maxAmountPercentBelow, parseMoney } from './money.ts';
 import { violation, violationsFromZod, type RuleOptions, type RuleViolation } from './violations.ts';
@@ -30,7 +31,7 @@ export function checkOffer(
       violation(
         'offer_value',
         'at most 2 decimals',
-        'validation-error',
+        'validation',
         `offer_value must have at most 2 decimals, got ${b.offer_value}`,
       ),
     );
@@ -41,7 +42,7 @@ export function checkOffer(
       violation(
         'offer_currency',
         'the product’s currency',
-        'validation-error',
+        'validation',
         `offer_currency must be the product's currency ${product.price_currency}, got ${b.offer_currency}`,
       ),
     );
@@ -53,7 +54,7 @@ export function checkOffer(
       violation(
         'offer_value',
         `at least ${percent}% below the price`,
-        'validation-error',
+        'validation',
         `offer_value must be at least ${percent}% below the price ${product.price_amount} (at most ${formatMoney(maxAmountPercentBelow(price, percent))})`,
       ),
     );
@@ -74,7 +75,7 @@ function checkOfferSize(sizeId: number | undefined, product: OfferProductFacts):
         violation(
           'size_id',
           'required for a multi-size product',
-          'validation-error',
+          'validation',
           `size_id is required: the product has several sizes${listed}`,
         ),
       ];
@@ -84,7 +85,7 @@ function checkOfferSize(sizeId: number | undefined, product: OfferProductFacts):
         violation(
           'size_id',
           'one of the product’s sizes',
-          'validation-error',
+          'validation',
           `size_id ${sizeId} is not one of the product's sizes${listed}`,
         ),
       ];
@@ -96,7 +97,7 @@ function checkOfferSize(sizeId: number | undefined, product: OfferProductFacts):
     violation(
       'size_id',
       hasSizes ? 'absent for a single-size product' : 'absent for a product without sizes',
-      'validation-error',
+      'validation',
       hasSizes
         ? 'size_id must be absent: the product has a single size'
         : 'size_id must be absent: the product has no sizes',

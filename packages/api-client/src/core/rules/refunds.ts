@@ -8,6 +8,16 @@ export interface RefundOrderFacts {
   /** What may still be refunded for the items and for shipping, in cents. */
   itemPriceCents: number;
   shippingPriceCents: number;
+  /** The order's products and their prices: the items limit is theirs, summed, and the answer names them. */
+  products?: { productId: number; priceCents: number }[];
+}
+
+/** "the product price 25.00" or "the products' prices (product 1 25.00 + product 2 30.00)". */
+function itemLimitText(order: RefundOrderFacts): string {
+  const products = order.products ?? [];
+  if (products.length < 2) return `the product price ${formatMoney(order.itemPriceCents)}`;
+  const each = products.map((p) => `product ${p.productId} ${formatMoney(p.priceCents)}`).join(' + ');
+  return `what is left of the products' prices (${each}): ${formatMoney(order.itemPriceCents)}`;
 }
 
 const NEGATIVE_MONEY = /^-\d+(\.\d{1,2})?$/;
@@ -56,7 +66,7 @@ export function checkRefund(body: unknown, order?: RefundOrderFacts): RuleViolat
         'items_refund_amount',
         'not above the product price',
         'validation',
-        `items_refund_amount ${b.items_refund_amount} exceeds the product price ${formatMoney(order.itemPriceCents)}`,
+        `items_refund_amount ${b.items_refund_amount} exceeds ${itemLimitText(order)}`,
       ),
     );
   }

@@ -1,0 +1,194 @@
+// The shipping-provider catalogue: which carriers an address is offered (by the address's country),
+// their parcel sizes, and what a label costs — booked in the order's currency.
+import type { ShippingProviderInfo } from '@selling-kit/api-client/core';
+import { MANUAL_SHIPPING_PROVIDER_ID, formatMoney } from '@selling-kit/api-client/core';
+import type { SellerState } from '../state.ts';
+
+// --- shipping-provider catalogue --------------------------------------------------------------------
+
+type CourierService = 'DROP_OFF' | 'COURIER_COLLECT' | 'OTHER';
+interface ParcelSizeDef {
+  id: string;
+  title: string;
+  subtitle: string;
+  cents: number;
+  courier: CourierService;
+}
+interface ProviderDef {
+  /** The country the carrier ships from: only addresses there are offered it. */
+  country: string;
+  currency: string;
+  /** Another id for a carrier listed under its own name (MY_HERMES = EVRI): never seeded by default. */
+  alias?: true;
+  sizes: ParcelSizeDef[];
+}
+
+const EVRI_SIZES: ParcelSizeDef[] = [
+  {
+    id: 'SMALL',
+    title: 'Small parcel',
+    subtitle: 'Up to 1 kg, 45 x 35 x 16 cm',
+    cents: 289,
+    courier: 'DROP_OFF',
+  },
+  {
+    id: 'MEDIUM',
+    title: 'Medium parcel',
+    subtitle: 'Up to 2 kg, 45 x 35 x 16 cm',
+    cents: 349,
+    courier: 'DROP_OFF',
+  },
+  {
+    id: 'LARGE',
+    title: 'Large parcel',
+    subtitle: 'Up to 15 kg, 120 x 60 x 60 cm',
+    cents: 599,
+    courier: 'COURIER_COLLECT',
+  },
+];
+
+/**
+ * SPEC GAP (provider catalogue): the public reference names provider ids (USPS, MY_HERMES = Evri,
+ * SENDLE) but no sizes or prices. Ours: a small, realistic table per provider, priced in the
+ * provider's home currency. SPEC GAP (casing): parcel size ids are upper-case (SMALL, MEDIUM, LARGE),
+ * as in the schema text; look-ups are case-insensitive. A provider id not in this table (seeded by a
+ * test) gets generic sizes in the seller's currency with courier service OTHER, from any country.
+ * SPEC GAP (countries): a carrier serves the addresses of its own country (Royal Mail and Evri GB, USPS
+ * US, Sendle AU); an address elsewhere is offered none of them (manual shipping only).
+ */
+export const SHIPPING_PROVIDER_CATALOG: Readonly<Record<string, ProviderDef>> = {
+  ROYAL_MAIL: {
+    country: 'GB',
+    currency: 'GBP',
+    sizes: [
+      {
+        id: 'SMALL',
+        title: 'Small parcel',
+        subtitle: 'Up to 2 kg, 45 x 35 x 16 cm',
+        cents: 335,
+        courier: 'DROP_OFF',
+      },
+      {
+        id: 'MEDIUM',
+        title: 'Medium parcel',
+        subtitle: 'Up to 10 kg, 61 x 46 x 46 cm',
+        cents: 599,
+        courier: 'DROP_OFF',
+      },
+    ],
+  },
+  EVRI: { country: 'GB', currency: 'GBP', sizes: EVRI_SIZES },
+  MY_HERMES: { country: 'GB', currency: 'GBP', sizes: EVRI_SIZES, alias: true },
+  USPS: {
+    country: 'US',
+    currency: 'USD',
+    sizes: [
+      { id: 'SMALL', title: 'Small', subtitle: 'Under 8 oz', cents: 525, courier: 'DROP_OFF' },
+      { id: 'MEDIUM', title: 'Medium', subtitle: 'Under 1 lb', cents: 765, courier: 'DROP_OFF' },
+      { id: 'LARGE', title: 'Large', subtitle: 'Under 10 lb', cents: 1295, courier: 'DROP_OFF' },
+    ],
+  },
+  SENDLE: {
+    country: 'AU',
+    currency: 'AUD',
+    sizes: [
+      { id: 'SMALL', title: 'Small', subtitle: 'Up to 500 g', cents: 1050, courier: 'COURIER_COLLECT' },
+      { id: 'MEDIUM', title: 'Medium', subtitle: 'Up to 3 kg', cents: 1495, courier: 'COURIER_COLLECT' },
+      { id: 'LARGE', title: 'Large', subtitle: 'Up to 5 kg', cents: 1895, courier: 'COURIER_COLLECT' },
+    ],
+  },
+};
+
+function genericProvider(currency: string): ProviderDef {
+  return {
+    country: '*',
+    currency,
+    sizes: [
+      { id: 'SMALL', title: 'Small', subtitle: 'Small parcel', cents: 350, courier: 'OTHER' },
+      { id: 'MEDIUM', title: 'Medium', subtitle: 'Medium parcel', cents: 550, courier: 'OTHER' },
+      { id: 'LARGE', title: 'Large', subtitle: 'Large parcel', cents: 850, courier: 'OTHER' },
+    ],
+  };
+}
+
+function providerDef(providerId: string, fallbackCurrency: string): ProviderDef {
+  return SHIPPING_PROVIDER_CATALOG[providerId.toUpperCase()] ?? genericProvider(fallbackCurrency);
+}
+
+/**
+ * The providers (with parcel sizes and label costs) available from one of the seller's addresses;
+ * `undefined` when the address is not the seller's. An address without providers answers the single
+ * manual-shipping provider (`MANUAL_SHIPPING_PROVIDER_ID`) with no parcel sizes: the seller then sets
+ * a national shipping cost (SPEC GAP: the public reference does not show its parcel sizes).
+ */
+export function shippingProvidersForAddress(
+  seller: SellerState,
+  addressId: number,
+): ShippingProviderInfo[] | undefined {
+  const address = seller.addresses.find((a) => a.id === addressId);
+  if (!address) return undefined;
+  const ids = (seller.shippingProviders.get(addressId) ?? []).filter((id) =>
+    servesCountry(providerDef(id, seller.currency), address.country),
+  );
+  if (ids.length === 0) return [{ id: MANUAL_SHIPPING_PROVIDER_ID, parcel_sizes: [] }];
+  return ids.map((id) => {
+    const def = providerDef(id, seller.currency);
+    return {
+      id,
+      parcel_sizes: def.sizes.map((size) => ({
+        id: size.id,
+        title: size.title,
+        subtitle: size.subtitle,
+        // SPEC GAP (conversion): `amount` "may be converted to the buyer's currency"; no buyer is
+        // known here, so amount/currency repeat the original.
+        cost: {
+          original_amount: formatMoney(size.cents),
+          original_currency: def.currency,
+          amount: formatMoney(size.cents),
+          currency: def.currency,
+        },
+        courier_service: size.courier,
+      })),
+    };
+  });
+}
+
+/**
+ * SPEC GAP (exchange rates): a label is booked in the order's currency; a carrier priced in another
+ * currency is converted at these fixed rates (units per GBP), rounded to a cent. Unknown currencies
+ * are taken at par.
+ */
+export const UNITS_PER_GBP: Readonly<Record<string, number>> = { GBP: 1, USD: 1.25, EUR: 1.15, AUD: 1.9 };
+
+export function convertCents(cents: number, from: string, to: string): number {
+  if (from === to) return cents;
+  return Math.round((cents / (UNITS_PER_GBP[from] ?? 1)) * (UNITS_PER_GBP[to] ?? 1));
+}
+
+/**
+ * Label cost of a provider's parcel size (case-insensitive), in `orderCurrency` when given (else the
+ * carrier's own); undefined for an unknown size.
+ */
+export function parcelSizeCost(
+  providerId: string,
+  parcelSizeId: string,
+  fallbackCurrency: string,
+  orderCurrency?: string,
+): { cents: number; currency: string } | undefined {
+  const def = providerDef(providerId, fallbackCurrency);
+  const size = def.sizes.find((s) => s.id.toLowerCase() === parcelSizeId.toLowerCase());
+  if (!size) return undefined;
+  const currency = orderCurrency ?? def.currency;
+  return { cents: convertCents(size.cents, def.currency, currency), currency };
+}
+
+/** The catalogued carriers seeded on a new address of `country` (none: manual shipping only). */
+export function defaultProvidersFor(country: string): string[] {
+  return Object.entries(SHIPPING_PROVIDER_CATALOG)
+    .filter(([, def]) => !def.alias && def.country === country)
+    .map(([id]) => id);
+}
+
+function servesCountry(def: ProviderDef, country: string): boolean {
+  return def.country === '*' || def.country === country;
+}
