@@ -39,7 +39,6 @@ function coerce(raw: unknown, type: string | undefined): unknown {
   return raw;
 }
 
-
 export class ContractChecker {
   private readonly doc = openApiDocument() as Json;
   private readonly ajv = new Ajv2020({ strict: false, allErrors: false });

@@ -7,6 +7,7 @@ import {
   checkOffer,
   checkRefund,
   checkHashtags,
+  KNOWN_BRANDS,
   hashtagsOf,
   countHashtags,
   checkProductCreate,
@@ -120,9 +121,32 @@ describe('product rules', () => {
     ]);
     expect(codes(checkProductWrite('create', listing({ price_amount: '0.50' })))).toEqual(['validation']);
   });
+  it('status by class: a wrong JSON type is 400 bad-request; a missing field or a broken rule is 422', () => {
+    const { description: _d, ...noDescription } = listing();
+    expect(checkProductWrite('create', noDescription).map((v) => [v.field, v.code])).toEqual([
+      ['description', 'validation'],
+    ]);
+    expect(codes(checkProductWrite('create', listing({ price_amount: 20 as never })))).toEqual([
+      'bad-request',
+    ]);
+    expect(codes(checkProductWrite('create', listing({ condition: 'mint' as never })))).toEqual([
+      'validation',
+    ]);
+  });
   it('hashtags compare brands without case or punctuation', () => {
     expect(checkHashtags("Levi's jeans #levis #LEVIS", "Levi's")).toEqual([]);
     expect(hashtagsOf('a #b c #d-e')).toEqual(['b', 'd-e']);
+  });
+  it('generic hashtags pass; only a tag naming another known brand is invalid_description', () => {
+    expect(checkHashtags('Vintage cotton tee #vintage #y2k #nike', 'Nike')).toEqual([]);
+    expect(checkHashtags('tee #nikeshoes #streetwear #90s', 'Nike')).toEqual([]);
+    expect(checkHashtags('jacket #StoneIsland #archive', 'Stone Island')).toEqual([]);
+    const foreign = checkHashtags('tee #vintage #StoneIsland', 'Nike');
+    expect(foreign.map((v) => v.code)).toEqual(['invalid_description']);
+    expect(foreign[0]?.message).toMatch(/#StoneIsland.*Stone Island/);
+    // Lenient where the item's brand is written differently: a tag within the brand name is its own.
+    expect(checkHashtags('fleece #nike', 'Nike ACG')).toEqual([]);
+    expect(KNOWN_BRANDS).toContain('Stone Island');
   });
   it('PUT requires attributes and quantity ≥ 1', () => {
     expect(fields(checkProductWrite('put', listing()))).toEqual(['attributes']);
@@ -137,7 +161,7 @@ describe('product rules', () => {
     expect(
       checkProductPatch({ discount_price: '30.00', price_amount: '40.00' }, { price_amount: '20.00' }),
     ).toEqual([]);
-    expect(codes(checkProductPatch({}))).toEqual(['bad-request']);
+    expect(codes(checkProductPatch({}))).toEqual(['validation']);
   });
   it('never throws and always names a field, whatever the body', () => {
     fc.assert(
@@ -312,6 +336,7 @@ describe('refund rule (10)', () => {
       'shipping_refund_amount',
     ]);
     expect(codes(checkRefund({ items_refund_amount: '-1' }, order))).toEqual(['validation']);
-    expect(codes(checkRefund({ items_refund_amount: 'ten' }, order))).toEqual(['bad-request']);
+    expect(codes(checkRefund({ items_refund_amount: 'ten' }, order))).toEqual(['validation']); // well-formed JSON, malformed money: 422
+    expect(codes(checkRefund({ items_refund_amount: 10 }, order))).toEqual(['bad-request']); // wrong JSON type
   });
 });

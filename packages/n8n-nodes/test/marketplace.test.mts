@@ -175,6 +175,20 @@ describe('errors', () => {
     expect(m.requests).toHaveLength(0);
   });
 
+  it('hashtags as sellers write them are sent; a tag of another brand is refused locally', async () => {
+    const tagged = { ...listing('N8N-TAGS'), description: 'Vintage cotton tee #vintage #y2k #nike' };
+    const { m, out } = run([tagged]);
+    expect(jsonOf(await out)).toEqual([expect.objectContaining({ product_id: expect.any(Number) })]);
+    expect(m.requests).toHaveLength(1);
+    expect(product('N8N-TAGS').state).toBe('selling');
+
+    const other = run([{ ...listing('N8N-TAGS-2'), description: 'Tee #vintage #adidas' }]);
+    const error = await other.out.catch((e: unknown) => e);
+    expect((error as Error).constructor.name).toBe('NodeOperationError');
+    expect((error as Error).message).toMatch(/#adidas/);
+    expect(other.m.requests).toHaveLength(0);
+  });
+
   it('an API error: NodeApiError with the code and the error id', async () => {
     const error = await run([{ resource: 'products', operation: 'get', ...bySku('NO-SUCH-SKU') }]).out.catch(
       (e: unknown) => e,

@@ -120,6 +120,22 @@ describe('products', () => {
     expect(sold.map((x) => x.product_id)).toContain(p.product_id);
   });
 
+  it('restock after sellOut (and after markAsSold) puts the listing back on sale: restocking by PATCH', async () => {
+    const p = await created();
+    await shop.client.products.sellOut({ sku: p.sku! });
+    await shop.client.products.restock({ sku: p.sku! }, 2);
+    expect(await shop.client.products.getBySku(p.sku!)).toMatchObject({
+      status: 'STATUS_ONSALE',
+      quantity: 2,
+    });
+    await shop.client.products.markAsSold({ productId: p.product_id });
+    await shop.client.products.restock({ productId: p.product_id }, 1);
+    expect(await shop.client.products.getBySku(p.sku!)).toMatchObject({
+      status: 'STATUS_ONSALE',
+      quantity: 1,
+    });
+  });
+
   it.each(['sku', 'productId', 'slug'])('markAsSold by %s', async (kind) => {
     const p = await created();
     const ref = Object.fromEntries(refsOf(p))[kind]!;

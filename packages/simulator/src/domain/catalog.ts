@@ -1,30 +1,15 @@
 // The simulator's small taxonomy: brands, product types with their departments and size sets. The
 // real catalogue is not served by the Selling API (public reference: taxonomy is downloaded
 // separately); this one is large enough to exercise every rule.
-import { normaliseBrand, type DEPARTMENTS } from '@selling-kit/api-client/core';
+import { KNOWN_BRANDS, normaliseBrand, type DEPARTMENTS } from '@selling-kit/api-client/core';
 
 type Department = (typeof DEPARTMENTS)[number];
 
-/** Canonical brand names; `unbranded` is what an unmatched `brand_name` becomes (public reference). */
-export const BRANDS = [
-  'Nike',
-  'Adidas',
-  "Levi's",
-  'Carhartt',
-  'Zara',
-  'Ralph Lauren',
-  'Patagonia',
-  'The North Face',
-  'Dr. Martens',
-  'Stussy',
-  'Champion',
-  'Tommy Hilfiger',
-  'Burberry',
-  'Gucci',
-  'Prada',
-  'Uniqlo',
-  'H&M',
-];
+/**
+ * Canonical brand names: the core's KNOWN_BRANDS (the hashtag rule's list too). `unbranded` is what an
+ * unmatched `brand_name` becomes (public reference).
+ */
+export const BRANDS: readonly string[] = KNOWN_BRANDS;
 export const UNBRANDED = 'unbranded';
 
 /**

@@ -151,22 +151,22 @@ function sizeIdsOf(body: Body): number[] {
 
 function variantsValid(body: Body): void {
   if (body.variants === undefined) return;
-  const ok =
+  const readable =
     Array.isArray(body.variants) &&
-    body.variants.length > 1 &&
     body.variants.every(
       (v) =>
         v &&
         typeof v === 'object' &&
         Number.isInteger((v as Body).size_id) &&
-        Number.isInteger((v as Body).quantity) &&
-        ((v as Body).quantity as number) >= 1,
+        Number.isInteger((v as Body).quantity),
     );
-  if (!ok)
-    throw apiError(
-      'bad-request',
-      'variants must be an array of at least two { size_id, quantity ≥ 1 } objects',
-    );
+  // Not a list of { size_id, quantity } integers cannot be read (400); a readable list that breaks
+  // the rules is 422 (rules/violations.ts: the status classes).
+  if (!readable)
+    throw apiError('bad-request', 'variants must be an array of { size_id, quantity } objects (integers)');
+  const variants = body.variants as Body[];
+  if (variants.length < 2 || variants.some((v) => (v.quantity as number) < 1))
+    throw apiError('validation', 'variants needs at least two { size_id, quantity ≥ 1 } entries');
   if (body.size_id !== undefined) throw apiError('validation', 'send either size_id or variants, not both');
 }
 
@@ -360,6 +360,11 @@ function requireOnSale(record: ProductRecord): void {
 /**
  * PATCH: an on-sale product's prices, quantity (0 sells out, spec) and boost. SPEC GAP: PATCH also takes
  * `is_boosted` (boost / unboost without a full PUT).
+ *
+ * Restocking by PATCH (spec, Endpoints): `quantity ≥ 1` on a sold listing puts it back on sale with the
+ * rest of the body applied. SPEC GAP (restock after mark-as-sold): the spec has one `sold` state, so a
+ * listing sold out by PATCH, by purchases or by mark-as-sold restocks alike; any other PATCH of a sold
+ * listing is product_not_on_sale.
  */
 export function patchListing(
   config: SimulatorConfig,
@@ -367,11 +372,12 @@ export function patchListing(
   body: unknown,
   opts: { now: number; principal?: Principal; seller?: SellerState },
 ): string[] {
-  requireOnSale(record);
+  const b = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : undefined) as
+    Body | undefined;
+  const restock = record.state === 'sold' && Number.isInteger(b?.quantity) && Number(b?.quantity) >= 1;
+  if (!restock) requireOnSale(record);
   if (opts.seller) requireOnboardedSeller(opts.seller);
-  if (body === null || typeof body !== 'object' || Array.isArray(body))
-    throw apiError('bad-request', 'the request body must be a JSON object');
-  const b = body as Body;
+  if (!b) throw apiError('bad-request', 'the request body must be a JSON object');
   requireOffersWriteFor(b, opts.principal);
   const current = {
     price_amount: String(record.fields.price_amount),
@@ -401,6 +407,11 @@ export function patchListing(
     record.quantity = Number(b.quantity);
     changed.push('quantity');
     if (record.quantity === 0) sellOut(record, 'marked');
+  }
+  if (restock) {
+    record.state = 'selling';
+    record.soldVia = undefined;
+    changed.push('status');
   }
   record.updatedAt = opts.now;
   return changed;

@@ -8,10 +8,15 @@
 //   `meta.cursor` is null on the last page (`has_more` false).
 // - `from`/`to`: inclusive bounds on `created_at`; malformed → 400 naming the parameter;
 //   `from` later than `to` → 422 validation (as the products list does for its date window).
-// - Request bodies that do not match the core schema → 400 bad-request naming the field and rule;
-//   business rules → 422 validation.
+// - Request bodies that do not match the core schema answer as the core maps them (400 for a body or a
+//   value of the wrong JSON type, 422 validation for a missing field or a broken limit), naming the field.
 import type { z } from 'zod/v4';
-import { IsoDateTime, MarkAsShippedRequest, ORDERS_PAGE_MAX } from '@selling-kit/api-client/core';
+import {
+  IsoDateTime,
+  MarkAsShippedRequest,
+  ORDERS_PAGE_MAX,
+  violationsFromZod,
+} from '@selling-kit/api-client/core';
 import { apiError } from '../errors.ts';
 import type { OrderRecord, SellerState } from '../state.ts';
 import { markParcelShipped, orderToWire } from '../domain/orders.ts';
@@ -19,18 +24,24 @@ import type { Handlers } from './types.ts';
 
 export const ORDERS_PAGE_DEFAULT = 20;
 
-/** Validates a JSON body with a core schema; failures → 400 bad-request naming each field and rule. */
+/**
+ * Validates a JSON body with a core schema. Failures answer as the core maps them (rules/violations.ts):
+ * 400 bad-request when the body is not a JSON object or a value has the wrong JSON type, else 422 with
+ * the limit's code (usually `validation`), naming each field and rule.
+ */
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown, name: string): z.infer<T> {
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body))
     throw apiError('bad-request', `the request body must be a JSON object (${name})`);
   const result = schema.safeParse(body);
   if (result.success) return result.data;
-  const problems = result.error.issues.slice(0, 5).map((issue) => {
-    const field = issue.path.map(String).join('.') || '(body)';
-    const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message);
-    return `field "${field}": ${missing ? 'is required' : issue.message}`;
-  });
-  throw apiError('bad-request', `invalid ${name}: ${problems.join('; ')}`);
+  const violations = violationsFromZod(result.error);
+  const unreadable = violations.filter((v) => v.code === 'bad-request');
+  const shown = (unreadable.length ? unreadable : violations).slice(0, 5);
+  const problems = shown.map(
+    (v) =>
+      `field "${v.field}": ${v.rule === 'required' ? 'is required' : v.message.replace(`${v.field}: `, '')}`,
+  );
+  throw apiError(shown[0]!.code, `invalid ${name}: ${problems.join('; ')}`);
 }
 
 /** One query parameter as a string; repeated → 400. */

@@ -1,6 +1,7 @@
 // Handlers for the "products" operations: create, list, and get / full update / patch / delete /
 // mark-as-sold by SKU, product ID or slug, plus the staging-only purchase and like test endpoints.
 import {
+  checkSku,
   PRODUCT_KEYS,
   PRODUCTS_PAGE_MAX,
   ProductSortBy,
@@ -64,6 +65,9 @@ function update(key: ProductKey): Handler {
   return async (ctx) => {
     const value = keyParam(ctx.params, key);
     if (key === 'sku' && !ctx.seller.skus.has(value)) {
+      // The upsert creates: the path's SKU meets the create rules (50 characters) like a body's would.
+      const skuProblem = checkSku(value)[0];
+      if (skuProblem) throw apiError(skuProblem.code, skuProblem.message);
       const body = { ...(ctx.body as object), sku: value } as ProductCreateRequest;
       const record = await createListing(ctx.world, ctx.config, ctx.seller, body, {
         now: ctx.now,

@@ -3,8 +3,8 @@
 // OAuth client); a partner sees and deletes only its own. Delivery is the platform's dispatcher.
 //
 // SPEC GAPs chosen here:
-// - The URL must be http or https → 422 validation otherwise (a body that is not a URL at all → 400).
-// - event_types default to every type; duplicates are dropped; an empty list → 400 (schema: min 1).
+// - The URL must be http or https → 422 validation otherwise (as is a text that is not a URL at all).
+// - event_types default to every type; duplicates are dropped; an empty list → 422 validation (schema: min 1).
 // - The same URL twice for one partner → 409 generic_error naming the existing subscription.
 // - At most 10 subscriptions per partner → 422 validation beyond.
 // - DELETE is idempotent (operations.ts): deleting one's own subscription again answers the same empty

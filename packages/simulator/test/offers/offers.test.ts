@@ -63,9 +63,11 @@ describe('manual offers', () => {
     const res = await submit(offer());
     expect([res.status, codeOf(res)]).toEqual([422, 'product_not_on_sale']);
   });
-  it('schema errors name the field; unknown product → product_not_found', async () => {
+  it('schema errors name the field (missing → 422, wrong type → 400); unknown product → product_not_found', async () => {
     const res = await submit({ offer_value: 10 });
-    expect([res.status, codeOf(res)]).toEqual([400, 'bad-request']);
+    expect([res.status, codeOf(res)]).toEqual([422, 'validation']);
+    const typed = await submit(offer({ offer_value: 'ten' as never }));
+    expect([typed.status, codeOf(typed)]).toEqual([400, 'bad-request']);
     expect(res.body.errors[0].message).toMatch(/offer_recipient_id/);
     expect(codeOf(await submit(offer(), '/api/v1/products/by-sku/NOPE/offer/'))).toBe('product_not_found');
   });

@@ -42,13 +42,13 @@ describe('POST /api/v1/orders/{purchase_id}/parcels/{parcel_id}/mark-as-shipped/
     expect(order.parcels.get(parcelOf(order))?.trackingNumber).toBe('GB1234567890GB,GB0987654321GB');
   });
 
-  test('tracking numbers with spaces, a missing carrier or no body → 400 bad-request naming the field', async () => {
+  test('tracking numbers with spaces or a missing carrier → 422 validation naming the field; no body → 400', async () => {
     const order = newOrder(shop);
     const path = shipPath(order.purchaseId, parcelOf(order));
     const spaced = await shop.call('POST', path, { tracking_number: 'GB1, GB2', carrier: 'Royal Mail' });
-    expect(expectError(spaced, 400, 'bad-request')).toContain('tracking_number');
+    expect(expectError(spaced, 422, 'validation')).toContain('tracking_number');
     const noCarrier = await shop.call('POST', path, { tracking_number: 'GB1' });
-    expect(expectError(noCarrier, 400, 'bad-request')).toMatch(/carrier.*required/);
+    expect(expectError(noCarrier, 422, 'validation')).toMatch(/carrier.*required/);
     expectError(await shop.call('POST', path), 400, 'bad-request');
     expect(order.status).toBe('SHIPPING_PENDING');
   });

@@ -99,20 +99,23 @@ describe('POST /api/v1/pricing/inspiration/', () => {
     expect(body.price_prediction.balanced).toBe('7.00'); // 12.00 × 1 × 0.6 = 7.20 → nearest 0.50
   });
 
-  test('missing or invalid fields → 400 bad-request naming the field', async () => {
+  test('missing or invalid fields → 422 validation, a wrong type → 400, naming the field', async () => {
     const { brand_name: _omit, ...noBrand } = request();
-    expect(expectError(await shop.call('POST', PATH, noBrand), 400, 'bad-request')).toMatch(
+    expect(expectError(await shop.call('POST', PATH, noBrand), 422, 'validation')).toMatch(
       /brand_name.*required/,
     );
     expect(
-      expectError(await shop.call('POST', PATH, request({ condition: 'mint' })), 400, 'bad-request'),
+      expectError(await shop.call('POST', PATH, request({ condition: 'mint' })), 422, 'validation'),
     ).toContain('condition');
     expect(
       expectError(
         await shop.call('POST', PATH, request({ colour: ['red', 'blue', 'green'] })),
-        400,
-        'bad-request',
+        422,
+        'validation',
       ),
+    ).toContain('colour');
+    expect(
+      expectError(await shop.call('POST', PATH, request({ colour: 'red' })), 400, 'bad-request'),
     ).toContain('colour');
     expectError(await shop.call('POST', PATH), 400, 'bad-request');
   });

@@ -156,13 +156,28 @@ describe('validation rules and codes', () => {
     shop.seller.profile.onboardingIncomplete = true;
     await expectCode(listing(), 422, 'seller_onboarding_incomplete');
   });
-  it('schema failures are 400 bad-request naming the field; malformed JSON is 400', async () => {
+  it('400 only for what cannot be parsed (bad JSON, a wrong JSON type); a missing field is 422 validation', async () => {
     await expectCode(listing({ price_amount: 20 }), 400, 'bad-request', /price_amount/);
+    const { description: _d, ...noDescription } = listing();
+    await expectCode(noDescription, 422, 'validation', /description/);
+    await expectCode(listing({ condition: 'mint' as never }), 422, 'validation', /condition/);
     const res = await shop.call('POST', '/api/v1/products/', '{"sku": ');
     expect([res.status, codeOf(res)]).toEqual([400, 'bad-request']);
   });
   it('SKU longer than 50 characters fails validation', () =>
     expectCode(listing({ sku: 'x'.repeat(51) }), 422, 'validation'));
+  it('PUT by a new SKU (the upsert) applies every create rule, the 50-character SKU too', async () => {
+    const long = 'x'.repeat(51);
+    const res = await shop.call('PUT', `/api/v1/products/by-sku/${long}/`, putBody());
+    expect([res.status, codeOf(res)]).toEqual([422, 'validation']);
+    expect(res.body.errors[0].message).toMatch(/sku/);
+    expect(shop.seller.skus.has(long)).toBe(false);
+    const zero = await shop.call('PUT', '/api/v1/products/by-sku/NEW-0/', putBody({ quantity: 0 }));
+    expect([zero.status, codeOf(zero)]).toEqual([422, 'validation']);
+    expect((await shop.call('PUT', `/api/v1/products/by-sku/${'y'.repeat(50)}/`, putBody())).status).toBe(
+      200,
+    );
+  });
 });
 
 describe('full update (PUT)', () => {
@@ -261,12 +276,29 @@ describe('states and transitions', () => {
       'product_not_found',
     );
   });
-  it('PATCH quantity 0 sells out; PATCH on a sold product → product_not_on_sale; PUT restocks', async () => {
+  it('PATCH quantity 0 sells out; PATCH quantity ≥ 1 restocks (spec: restocking by PATCH); other PATCHes of a sold product → product_not_on_sale; PUT restocks', async () => {
     await createProduct(shop);
     expect((await shop.call('PATCH', '/api/v1/products/by-sku/TEE-1/', { quantity: 0 })).status).toBe(200);
     expect((await get('/api/v1/products/by-sku/TEE-1/')).body.status).toBe('STATUS_MARKED_AS_SOLD');
     const res = await shop.call('PATCH', '/api/v1/products/by-sku/TEE-1/', { price_amount: '10.00' });
     expect([res.status, codeOf(res)]).toEqual([422, 'product_not_on_sale']);
+    const restock = await shop.call('PATCH', '/api/v1/products/by-sku/TEE-1/', {
+      quantity: 2,
+      price_amount: '21.00',
+    });
+    expect(restock.status).toBe(200);
+    expect((await get('/api/v1/products/by-sku/TEE-1/')).body).toMatchObject({
+      status: 'STATUS_ONSALE',
+      quantity: 2,
+      price_amount: '21.00',
+    });
+    // Sold out by purchases, then restocked the same way.
+    for (let i = 0; i < 2; i++)
+      expect((await shop.call('POST', '/api/v1/products/by-sku/TEE-1/purchase/')).status).toBe(200);
+    expect((await get('/api/v1/products/by-sku/TEE-1/')).body.status).toBe('STATUS_PURCHASED');
+    expect((await shop.call('PATCH', '/api/v1/products/by-sku/TEE-1/', { quantity: 1 })).status).toBe(200);
+    expect((await get('/api/v1/products/by-sku/TEE-1/')).body.status).toBe('STATUS_ONSALE');
+    await shop.call('PATCH', '/api/v1/products/by-sku/TEE-1/', { quantity: 0 });
     await shop.call('PUT', '/api/v1/products/by-sku/TEE-1/', putBody({ quantity: 3 }));
     expect((await get('/api/v1/products/by-sku/TEE-1/')).body).toMatchObject({
       status: 'STATUS_ONSALE',

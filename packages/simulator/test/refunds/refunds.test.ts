@@ -215,16 +215,20 @@ describe('POST /api/v1/orders/{purchase_id}/refund/ — rule 10', () => {
     );
   });
 
-  test('malformed amounts or body → 400 bad-request naming the field', async () => {
+  test('malformed amounts → 422 validation, a wrong JSON type or body → 400 bad-request, naming the field', async () => {
     const order = manualOrder();
-    const cases: [unknown, string][] = [
+    const malformed: [unknown, string][] = [
       [{ items_refund_amount: '12.345' }, 'items_refund_amount'],
-      [{ items_refund_amount: 12.5 }, 'items_refund_amount'],
       [{ shipping_refund_amount: 'ten' }, 'shipping_refund_amount'],
+    ];
+    for (const [body, field] of malformed)
+      expect(expectError(await refund(order, body), 422, 'validation')).toContain(field);
+    const unreadable: [unknown, string][] = [
+      [{ items_refund_amount: 12.5 }, 'items_refund_amount'],
       [{ items_refund_amount: '5.00', send_buyer_message: 42 }, 'send_buyer_message'],
       [[1, 2], 'JSON object'],
     ];
-    for (const [body, field] of cases)
+    for (const [body, field] of unreadable)
       expect(expectError(await refund(order, body), 400, 'bad-request')).toContain(field);
     expectError(await refund(order, undefined), 400, 'bad-request');
     expectError(await refund(order, '{"items_refund_amount":'), 400, 'bad-request');

@@ -50,19 +50,20 @@ describe('webhook configuration: /api/v1/webhooks/', () => {
     expect(res.body.event_types).toEqual(['v1:order.new', 'v1:order.refund']);
   });
 
-  test('an unknown event type, an empty list, a missing or malformed url → 400 bad-request naming the field', async () => {
+  test('an unknown event type, an empty list, a missing or malformed url → 422 validation naming the field; a wrong type → 400', async () => {
     expect(
       expectError(
         await create({ url: 'https://a.example.test/', event_types: ['v1:order.shipped'] }),
-        400,
-        'bad-request',
+        422,
+        'validation',
       ),
     ).toContain('event_types');
     expect(
-      expectError(await create({ url: 'https://a.example.test/', event_types: [] }), 400, 'bad-request'),
+      expectError(await create({ url: 'https://a.example.test/', event_types: [] }), 422, 'validation'),
     ).toContain('event_types');
-    expect(expectError(await create({}), 400, 'bad-request')).toMatch(/url.*required/);
-    expect(expectError(await create({ url: 'not a url' }), 400, 'bad-request')).toContain('url');
+    expect(expectError(await create({}), 422, 'validation')).toMatch(/url.*required/);
+    expect(expectError(await create({ url: 'not a url' }), 422, 'validation')).toContain('url');
+    expect(expectError(await create({ url: 42 }), 400, 'bad-request')).toContain('url');
     expect(await list()).toEqual([]);
   });
 

@@ -252,7 +252,7 @@ export class ProductsResource {
   unboost(ref: ProductRef, options?: RequestOptions): Promise<void> {
     return this.patch(ref, { is_boosted: false }, options);
   }
-  /** Set the available quantity (PATCH `quantity`, at least 1). */
+  /** Set the available quantity (PATCH `quantity`, at least 1); a sold listing goes back on sale. */
   async restock(ref: ProductRef, quantity: number, options?: RequestOptions): Promise<void> {
     await this.ctx.requester.call({
       ...refCall(this.ctx, 'products.patch', ref),

@@ -5,10 +5,12 @@ import {
   PatchProductRequest,
   ProductCreateRequest,
   ProductPutRequest,
+  Sku,
   MAX_HASHTAGS,
   DEPARTMENTS,
 } from '../schemas/products.ts';
 import { DEFAULT_MIN_PERCENT_OFF } from '../schemas/offers.ts';
+import { KNOWN_BRANDS, normaliseBrand } from '../schemas/brands.ts';
 import { formatMoney, isAtLeastPercentBelow, maxAmountPercentBelow, parseMoney } from './money.ts';
 import { violation, violationsFromZod, type RuleOptions, type RuleViolation } from './violations.ts';
 
@@ -28,13 +30,21 @@ export function countHashtags(description: string): string[] {
   return hashtagsOf(description);
 }
 
-/** Brand names compare without case, spaces or punctuation: "Levi's" ~ "levis". */
-export function normaliseBrand(name: string): string {
-  return name.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+/** True when a tag names the item's brand: equal once normalised, or one within the other ("#nike" on "Nike ACG"). */
+function isOwnBrand(tagKey: string, brandKey: string): boolean {
+  return brandKey !== '' && (tagKey === brandKey || tagKey.includes(brandKey) || brandKey.includes(tagKey));
 }
 
-/** At most 5 hashtags, and only the item's own brand may be tagged (code invalid_description). */
-export function checkHashtags(description: string, brand: string): RuleViolation[] {
+/**
+ * At most 5 hashtags, and no tag of another brand (code invalid_description). A tag counts as a brand only
+ * when it names one of `knownBrands` (case, spaces and punctuation ignored: `#StoneIsland` = Stone
+ * Island); generic tags (#vintage, #y2k) pass — the spec's "a tag of another brand".
+ */
+export function checkHashtags(
+  description: string,
+  brand: string,
+  knownBrands: readonly string[] = KNOWN_BRANDS,
+): RuleViolation[] {
   const tags = hashtagsOf(description);
   const out: RuleViolation[] = [];
   if (tags.length > MAX_HASHTAGS) {
@@ -48,14 +58,19 @@ export function checkHashtags(description: string, brand: string): RuleViolation
     );
   }
   const own = normaliseBrand(brand);
-  const foreign = tags.filter((t) => normaliseBrand(t) !== own);
+  const brands = new Map(knownBrands.map((b) => [normaliseBrand(b), b]));
+  const foreign = tags.flatMap((tag) => {
+    const key = normaliseBrand(tag);
+    const named = brands.get(key);
+    return named !== undefined && !isOwnBrand(key, own) ? [`#${tag} (${named})`] : [];
+  });
   if (foreign.length > 0) {
     out.push(
       violation(
         'description',
-        'only the item’s brand may be tagged',
+        'no tag of another brand',
         'invalid_description',
-        `hashtag(s) ${foreign.map((t) => `#${t}`).join(', ')} tag something other than the item's brand "${brand}"`,
+        `hashtag(s) ${foreign.join(', ')} name another brand than the item's "${brand}"`,
       ),
     );
   }
@@ -189,6 +204,15 @@ export function checkProductWrite(
   return out;
 }
 
+/**
+ * A SKU's own rules (at most 50 characters, not empty). PUT by SKU creates the listing when the SKU is
+ * new (the upsert), so the path's SKU meets the create rules too.
+ */
+export function checkSku(sku: string): RuleViolation[] {
+  const r = Sku.safeParse(sku);
+  return r.success ? [] : violationsFromZod(r.error, 'sku');
+}
+
 /** POST /api/v1/products/: schema, rules 1, 2, 6, 7 and the listing limits. */
 export function checkProductCreate(
   body: unknown,
@@ -229,7 +253,7 @@ export function checkProductPatch(
       violation(
         '(body)',
         'at least one field',
-        'bad-request',
+        'validation',
         'PATCH needs at least one of price_amount, discount_price, auto_send_offer_price, auto_negotiate_offer_price, quantity, is_boosted',
       ),
     );

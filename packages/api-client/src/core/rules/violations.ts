@@ -22,17 +22,24 @@ export function violation(field: string, rule: string, code: ErrorCode, message:
 }
 
 /**
- * Codes the spec gives to particular schema limits. SPEC GAP: every other schema failure (missing field,
- * wrong type, malformed money) is 400 `bad-request` — the spec's 400 is "body could not be parsed" and the
- * public reference answers 400 `bad-request` for malformed bodies; 422 is kept for the business rules.
+ * The code a schema failure answers, by the spec's status classes: 400 "body or parameters could not be
+ * parsed", 422 "well-formed but fails validation". A value of the wrong JSON type (a number where a
+ * string is expected, an object for a list) cannot be read as the field: 400 `bad-request`. A missing
+ * field, or a value of the right type that breaks a rule (length, range, enum, format), is 422 with the
+ * spec's code for that limit, else `validation`.
+ * SPEC GAP (borderline): `null` for a field counts as a wrong type (400); a malformed value of the right
+ * type — money "12,00", an unknown enum value, a bad date inside a body — is 422 `validation`.
  */
 function codeForIssue(field: string, issue: z.core.$ZodIssue): ErrorCode {
+  if (issue.code === 'invalid_type') {
+    const received = receivedType(issue);
+    if (received !== undefined && received !== 'undefined') return 'bad-request';
+  }
   if (field === 'pictures' && issue.code === 'too_big') return 'too_many_pictures';
   if (field === 'department') return 'invalid_department';
-  if (field === 'sku' && issue.code === 'too_big') return 'validation';
   // SPEC GAP (brand): an empty brand_name names no brand → invalid_brand (see rules/products.ts).
   if (field === 'brand_name' && issue.code === 'too_small') return 'invalid_brand';
-  return 'bad-request';
+  return 'validation';
 }
 
 /**

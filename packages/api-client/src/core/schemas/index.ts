@@ -1,4 +1,5 @@
 export * from './common.ts';
+export * from './brands.ts';
 export * from './errors.ts';
 export * from './products.ts';
 export * from './offers.ts';

@@ -10,7 +10,8 @@ export const listingFields: INodeProperties[] = [
     typeOptions: { rows: 3 },
     required: true,
     default: '',
-    description: 'At most 1000 characters and 5 hashtags; only the item’s brand may be tagged',
+    description:
+      'At most 1000 characters and 5 hashtags; tags like #vintage are fine, a tag naming another brand is refused',
   },
   {
     displayName: 'Price',
