@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const ENV = 'SELLING_KIT_CONTRACT_DIR'; // platform/contract-recorder.ts: CONTRACT_DIR_ENV
+const ENV = 'SELLING_KIT_CONTRACT_DIR'; // CONTRACT_DIR_ENV in packages/api-client/src/openapi/contract.ts (this file is loaded untransformed)
 
 export default function contractSetup() {
   if (process.env[ENV] === '0') return;

@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const ENV = 'SELLING_KIT_CONTRACT_DIR'; // platform/contract-recorder.ts: CONTRACT_DIR_ENV
+const ENV = 'SELLING_KIT_CONTRACT_DIR'; // CONTRACT_DIR_ENV in packages/api-client/src/openapi/contract.ts (this file is loaded untransformed)
 const checker = fileURLToPath(
   new URL('../../packages/api-client/scripts/contract-check.ts', import.meta.url),
 );

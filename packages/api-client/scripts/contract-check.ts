@@ -6,23 +6,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { openApiDocument } from '../src/openapi/index.ts';
+import { openApiDocument, type ContractExchange } from '../src/openapi/index.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- walking a parsed JSON document
 type Json = Record<string, any>;
 
-export interface Exchange {
-  operationId: string;
-  method: string;
-  path: string;
-  query: Record<string, unknown>;
-  fromClient: boolean;
-  requestContentType?: string;
-  requestBody?: unknown;
-  status: number;
-  contentType?: string;
-  body: string;
-}
+export type Exchange = ContractExchange;
 
 export interface Violation {
   kind: string;

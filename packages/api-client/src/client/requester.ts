@@ -27,7 +27,14 @@ import {
   LocalValidationError,
 } from '../core/errors.ts';
 import type { Operation } from '../core/operations.ts';
-import { buildUrl, encodeQuery, parseBody, parseRetryAfter, type QueryValue } from '../core/request.ts';
+import {
+  buildUrl,
+  encodeQuery,
+  parseBody,
+  parseRetryAfter,
+  REQUEST_ID_HEADER,
+  type QueryValue,
+} from '../core/request.ts';
 import {
   redactForm,
   redactHeaders,
@@ -249,7 +256,7 @@ export class Requester {
         accept: 'application/json',
         ...cfg.headers,
         ...options.headers,
-        'x-request-id': requestId,
+        [REQUEST_ID_HEADER]: requestId,
       };
       if (contentType) headers['content-type'] = contentType;
       if (authorization) headers.authorization = authorization;

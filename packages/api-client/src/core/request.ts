@@ -5,6 +5,9 @@ import type { TransportResponse } from './transport.ts';
 
 export const PRODUCTION_BASE_URL = 'https://partnerapi.depop.com';
 export const STAGING_BASE_URL = 'https://partnerapi-staging.depop.com';
+/** The client's id for each logical request (every attempt carries it): for tracing, and how the
+ * simulator's contract recorder tells the client's requests from a test's raw ones. */
+export const REQUEST_ID_HEADER = 'x-request-id';
 
 export type QueryValue = string | number | boolean | Date | null | undefined;
 

@@ -4,6 +4,7 @@ import { stringify } from 'yaml';
 import { openApiDocument } from './document.ts';
 
 export { openApiDocument, OPENAPI_DOCUMENT_PATH } from './document.ts';
+export { CONTRACT_DIR_ENV, type ContractExchange } from './contract.ts';
 
 /** The document as YAML, byte-for-byte what packages/api-client/openapi.yaml holds. */
 export function openApiYaml(): string {

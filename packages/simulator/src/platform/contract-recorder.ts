@@ -1,30 +1,12 @@
 // The contract recording hook: with SELLING_KIT_CONTRACT_DIR set, every answer to an operation of the
 // table is appended, with its request, to `<dir>/<pid>.ndjson`; the test suite's global teardown then
-// checks each exchange against the generated OpenAPI document (scripts/contract/). Off by default: no
+// checks each exchange against the generated OpenAPI document (api-client scripts/contract-check.ts). Off by default: no
 // hook is registered, so a normal run pays nothing.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-
-export const CONTRACT_DIR_ENV = 'SELLING_KIT_CONTRACT_DIR';
-/** The header every request of the typed client carries: marks the requests "the client sends". */
-export const CLIENT_REQUEST_HEADER = 'x-request-id';
-
-/** One recorded exchange (one NDJSON line). */
-export interface ContractExchange {
-  operationId: string;
-  method: string;
-  path: string;
-  query: Record<string, unknown>;
-  /** Sent by the typed client (it always sets CLIENT_REQUEST_HEADER), not by a test's raw request. */
-  fromClient: boolean;
-  requestContentType?: string;
-  requestBody?: unknown;
-  status: number;
-  contentType?: string;
-  /** The response body as sent (text). */
-  body: string;
-}
+import { REQUEST_ID_HEADER } from '@selling-kit/api-client/core';
+import { CONTRACT_DIR_ENV, type ContractExchange } from '@selling-kit/api-client/openapi';
 
 /** One line; a request body too deep for JSON.stringify (a hostile test body) is recorded as a marker. */
 function serialise(exchange: ContractExchange): string {
@@ -50,7 +32,7 @@ export function recordContract(app: FastifyInstance, env: NodeJS.ProcessEnv = pr
       method: req.method,
       path: q === -1 ? req.url : req.url.slice(0, q),
       query: { ...(req.query as Record<string, unknown>) },
-      fromClient: req.headers[CLIENT_REQUEST_HEADER] !== undefined,
+      fromClient: req.headers[REQUEST_ID_HEADER] !== undefined, // the typed client always sets it
       requestContentType: req.headers['content-type'],
       requestBody: Buffer.isBuffer(req.body) ? '<bytes>' : req.body,
       status: reply.statusCode,
