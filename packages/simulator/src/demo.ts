@@ -1,6 +1,7 @@
 // The demo world (`--demo`): a documented shop with a fixed API key, an address, a cross-lister OAuth
 // client and a few listings whose pictures the simulator serves itself, so a newcomer can call the API
-// at once. Every value here is documented in the package README.
+// at once. Every value here is documented in the package README. Addresses get their country's carriers
+// from the shipping catalogue (domain/shipping.ts).
 import type { ProductCreateRequest } from '@selling-kit/api-client/core';
 import type { SimulatorConfig } from './config.ts';
 import type { World } from './state.ts';
@@ -47,7 +48,6 @@ export function demoSeed(): SeedDocument {
             state: 'London',
             postal_code: 'E1 6AN',
             country: 'GB',
-            providers: ['ROYAL_MAIL', 'EVRI'],
           },
         ],
       },
@@ -65,7 +65,6 @@ export function demoSeed(): SeedDocument {
             state: 'NY',
             postal_code: '11201',
             country: 'US',
-            providers: ['USPS'],
           },
         ],
       },

@@ -1,7 +1,8 @@
 // The other resources against the simulator over real HTTP: offers, orders, refunds, shipping, shop,
 // insights, pricing, webhooks, status and the escape hatch.
 import { SellerDetails, type Order } from '../../src/index.ts';
-import { listing, startShop, type SimShop } from '../helpers/sim.ts';
+import { addAddress } from '@selling-kit/simulator';
+import { createApiKey, createSeller, listing, startShop, type SimShop } from '../helpers/sim.ts';
 
 let shop: SimShop;
 beforeAll(async () => {
@@ -102,6 +103,45 @@ describe('shop, shipping, insights, pricing', () => {
     const providers = await shop.client.shipping.listProviders(shop.addressId);
     expect(providers.length).toBeGreaterThan(0);
     expect(providers[0]!.parcel_sizes.length).toBeGreaterThan(0);
+  });
+
+  it('shipping follows the address’s country (US carriers in USD for a US address); a USD order’s label is in USD', async () => {
+    const us = createSeller(shop.sim.world, { username: 'client-test-shop-us', countryCode: 'US' });
+    const { key } = createApiKey(shop.sim.world, 'partner-client-test', us.id);
+    const address = addAddress(shop.sim.world, us, { city: 'Austin', state: 'TX', postal_code: '73301' });
+    const client = shop.clientWith({ apiKey: key });
+
+    const providers = await client.shipping.listProviders(address.id);
+    expect(providers.map((p) => p.id)).toEqual(['USPS', 'UPS']);
+    const costs = providers.flatMap((p) => p.parcel_sizes.map((s) => s.cost.currency));
+    expect(new Set(costs)).toEqual(new Set(['USD']));
+    const gb = await shop.client.shipping.listProviders(shop.addressId);
+    expect(gb.map((p) => p.id)).toEqual(['ROYAL_MAIL', 'EVRI']);
+
+    const ups = providers.find((p) => p.id === 'UPS')!;
+    const small = ups.parcel_sizes.find((s) => s.id === 'SMALL')!;
+    const { national_shipping_cost: _manual, ...body } = listing({
+      address: { country_code: 'US' },
+      price_currency: 'USD',
+    });
+    const { product_id } = await client.products.create({
+      ...body,
+      depop_shipping: {
+        address_id: address.id,
+        shipping_provider_id: ups.id,
+        parcel_size_id: small.id,
+        payer: 'seller',
+      },
+    });
+    const res = await shop.admin('POST', '/admin/orders', { sellerId: us.id, productIds: [product_id] });
+    expect(res.status).toBe(201);
+    const order = await client.orders.get((res.body as { purchaseId: string }).purchaseId);
+    expect(order.currency).toBe('USD');
+    expect(order.seller_fee_breakdown.find((f) => f.fee_type === 'SHIPPING_FEE')).toEqual({
+      fee_type: 'SHIPPING_FEE',
+      amount: small.cost.amount,
+      currency: 'USD',
+    });
   });
 
   it('insights.shop and insights.product by SKU / product ID / slug', async () => {

@@ -2,7 +2,7 @@
 // verified and parsed by the client on the raw bytes received.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebhookVerificationError, isKnownWebhookEvent } from '../../src/index.ts';
+import { NotFoundError, WebhookVerificationError, isKnownWebhookEvent } from '../../src/index.ts';
 import { startShop, type SimShop } from '../helpers/sim.ts';
 
 interface Delivery {
@@ -75,5 +75,29 @@ describe('webhook deliveries from the simulator', () => {
     const tampered = delivery.body.replace('4321', '4322');
     expect(() => client.webhooks.verify(tampered, delivery.headers)).toThrow(/signature/);
     await client.webhooks.delete(sub.id);
+  });
+});
+
+describe('webhooks.delete is idempotent (operation table)', () => {
+  it('a repeated delete succeeds like the first; an id that never existed is a NotFoundError', async () => {
+    const client = shop.clientWith({});
+    const sub = await client.webhooks.create({ url: `${receiverUrl}/twice` });
+    await expect(client.webhooks.delete(sub.id)).resolves.toBeUndefined();
+    await expect(client.webhooks.delete(sub.id)).resolves.toBeUndefined();
+    expect((await client.webhooks.list()).map((w) => w.id)).not.toContain(sub.id);
+    await expect(client.webhooks.delete('wh_never_existed')).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('a delete whose answer was lost after it committed is retried and succeeds', async () => {
+    const client = shop.clientWith({ retry: { maxRetries: 3, baseDelayMs: 20, maxDelayMs: 200 } });
+    const sub = await client.webhooks.create({ url: `${receiverUrl}/lost-answer` });
+    shop.fault({ type: 'timeout_after_commit', operationId: 'webhooks.delete', count: 1 });
+    const before = shop.events.length;
+    await expect(client.webhooks.delete(sub.id)).resolves.toBeUndefined();
+    const attempts = shop.events
+      .slice(before)
+      .filter((e) => e.type === 'request' && e.operationId === 'webhooks.delete');
+    expect(attempts).toHaveLength(2); // the 504 that committed, then the retry answered 200
+    expect((await client.webhooks.list()).map((w) => w.id)).not.toContain(sub.id);
   });
 });

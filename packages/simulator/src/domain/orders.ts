@@ -109,6 +109,7 @@ export function orderFees(order: OrderRecord): FeeEntry[] {
         order.depopShipping.shipping_provider_id,
         order.depopShipping.parcel_size_id,
         order.currency,
+        order.currency,
       )?.cents ??
       0;
     fees.push({ type: 'SHIPPING_FEE', cents: order.depopShipping.payer === 'seller' ? label : 0 });

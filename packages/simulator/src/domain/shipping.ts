@@ -54,7 +54,8 @@ const EVRI_SIZES: ParcelSizeDef[] = [
  * as in the schema text; look-ups are case-insensitive. A provider id not in this table (seeded by a
  * test) gets generic sizes in the seller's currency with courier service OTHER, from any country.
  * SPEC GAP (countries): a carrier serves the addresses of its own country (Royal Mail and Evri GB, USPS
- * US, Sendle AU); an address elsewhere is offered none of them (manual shipping only).
+ * and UPS US, Sendle AU); an address elsewhere is offered none of them (manual shipping only). This
+ * table is the one home of the carrier lists: new addresses (world.ts, seed, demo) default to it.
  */
 export const SHIPPING_PROVIDER_CATALOG: Readonly<Record<string, ProviderDef>> = {
   ROYAL_MAIL: {
@@ -86,6 +87,15 @@ export const SHIPPING_PROVIDER_CATALOG: Readonly<Record<string, ProviderDef>> = 
       { id: 'SMALL', title: 'Small', subtitle: 'Under 8 oz', cents: 525, courier: 'DROP_OFF' },
       { id: 'MEDIUM', title: 'Medium', subtitle: 'Under 1 lb', cents: 765, courier: 'DROP_OFF' },
       { id: 'LARGE', title: 'Large', subtitle: 'Under 10 lb', cents: 1295, courier: 'DROP_OFF' },
+    ],
+  },
+  UPS: {
+    country: 'US',
+    currency: 'USD',
+    sizes: [
+      { id: 'SMALL', title: 'Small', subtitle: 'Under 1 lb', cents: 899, courier: 'DROP_OFF' },
+      { id: 'MEDIUM', title: 'Medium', subtitle: 'Under 5 lb', cents: 1199, courier: 'DROP_OFF' },
+      { id: 'LARGE', title: 'Large', subtitle: 'Under 20 lb', cents: 1899, courier: 'COURIER_COLLECT' },
     ],
   },
   SENDLE: {

@@ -1,7 +1,8 @@
 // Handlers for the "shipping" operations: the providers (parcel sizes, label costs) available from one
-// of the seller's addresses. The catalogue and its SPEC GAP choices are in ../domain/orders.ts.
+// of the seller's addresses (by the address's country). The catalogue and its SPEC GAP choices are in
+// ../domain/shipping.ts.
 import { apiError } from '../errors.ts';
-import { shippingProvidersForAddress } from '../domain/orders.ts';
+import { shippingProvidersForAddress } from '../domain/shipping.ts';
 import type { Handlers } from './types.ts';
 
 export const shippingHandlers: Handlers = {

@@ -1,6 +1,8 @@
 import { Order, OrderNewData, OrdersPage } from '@selling-kit/api-client/core';
 import { startTestShop, adminCall, type TestShop } from '../helpers.ts';
-import { createOrder, formatCents, orderToWire, parcelSizeCost } from '../../src/domain/orders.ts';
+import { createOrder, formatCents, orderToWire, type SimOrderRecord } from '../../src/domain/orders.ts';
+import { parcelSizeCost } from '../../src/domain/shipping.ts';
+import { addAddress } from '../../src/world.ts';
 import { ApiError } from '../../src/errors.ts';
 import {
   addProduct,
@@ -128,6 +130,73 @@ describe('createOrder (admin surface, staging purchase)', () => {
     expect(label.currency).toBe('USD');
     expect(label.amount).not.toBe('3.35'); // the GBP price converted, not relabelled
     expect(label.amount).toBe(formatCents(parcelSizeCost('ROYAL_MAIL', 'SMALL', 'GBP', 'USD')!.cents));
+  });
+
+  test('a record without fees fixed at purchase books its label in the order’s currency too', () => {
+    const order = newOrder(shop, {
+      fields: {
+        price_currency: 'USD',
+        depop_shipping: {
+          address_id: shop.addressId,
+          shipping_provider_id: 'ROYAL_MAIL',
+          parcel_size_id: 'SMALL',
+          payer: 'seller',
+        },
+      },
+    }) as SimOrderRecord;
+    const fixed = orderToWire(order).seller_fee_breakdown;
+    delete order.fees;
+    delete order.labelCostCents;
+    const recomputed = orderToWire(order).seller_fee_breakdown.find((f) => f.fee_type === 'SHIPPING_FEE');
+    expect(recomputed).toEqual(fixed.find((f) => f.fee_type === 'SHIPPING_FEE'));
+    expect(recomputed).toEqual({
+      fee_type: 'SHIPPING_FEE',
+      amount: formatCents(parcelSizeCost('ROYAL_MAIL', 'SMALL', 'GBP', 'USD')!.cents),
+      currency: 'USD',
+    });
+  });
+
+  test('a USD order through the admin surface: label, fees and the label refunded on a full refund, all in USD', async () => {
+    const us = otherShop(shop, undefined, { username: 'orders-us', countryCode: 'US' });
+    const usAddress = addAddress(shop.sim.world, us.seller, { city: 'Austin', state: 'TX' });
+    const p = addProduct(shop.sim.world, us.seller, {
+      fields: {
+        price_currency: 'USD',
+        depop_shipping: {
+          address_id: usAddress.id,
+          shipping_provider_id: 'USPS',
+          parcel_size_id: 'MEDIUM',
+          payer: 'seller',
+        },
+      },
+    });
+    const res = await adminCall(shop.sim, 'POST', '/admin/orders', {
+      sellerId: us.seller.id,
+      productIds: [p.productId],
+    });
+    expect(res.status).toBe(201);
+    const path = `/api/v1/orders/${res.body.purchaseId}/`;
+    const wire = expectSchema(Order, (await shop.call('GET', path, undefined, { token: us.apiKey })).body);
+    const label = formatCents(parcelSizeCost('USPS', 'MEDIUM', 'USD')!.cents);
+    expect(label).toBe('7.65');
+    expect(wire.currency).toBe('USD');
+    expect(wire.seller_fee_breakdown.map((f) => f.currency)).toEqual(
+      wire.seller_fee_breakdown.map(() => 'USD'),
+    );
+    expect(wire.seller_fee_breakdown).toContainEqual({
+      fee_type: 'SHIPPING_FEE',
+      amount: label,
+      currency: 'USD',
+    });
+    const refunded = await shop.call(
+      'POST',
+      `${path}refund/`,
+      { items_refund_amount: wire.line_items[0]!.sold_price },
+      { token: us.apiKey },
+    );
+    expect(refunded.status).toBe(200);
+    const after = expectSchema(Order, (await shop.call('GET', path, undefined, { token: us.apiKey })).body);
+    expect(after.refund_summary!.breakdown.refunded_to_seller.shipping_refund_amount).toBe(label);
   });
 
   test('platform shipping paid by the seller: buyer pays no shipping, SHIPPING_FEE is the label', () => {

@@ -71,6 +71,37 @@ describe('v1:product.updated', () => {
     expect(banned[0]!.data.status).toMatch(/BANNED/);
   });
 
+  it('an order through the admin surface: order.new, then one product.updated per listing; a refused order emits nothing', async () => {
+    const a = await createProduct(shop, { sku: 'TEE-A' });
+    const b = await createProduct(shop, { sku: 'TEE-B' });
+    await shop.call('PATCH', `/api/v1/products/by-product-id/${a.product_id}/`, { quantity: 3 });
+    const start = shop.sim.webhooks.events.length;
+    const order = await adminCall(shop.sim, 'POST', '/admin/orders', {
+      sellerId: shop.seller.id,
+      productIds: [a.product_id, a.product_id, b.product_id], // two units of A, B sells out
+    });
+    expect(order.status).toBe(201);
+    const events = eventsSince(start);
+    expect(events.map((e) => [e.type, e.data.product_id ?? e.data.purchase_id])).toEqual([
+      ['v1:order.new', order.body.purchaseId],
+      ['v1:product.updated', a.product_id],
+      ['v1:product.updated', b.product_id],
+    ]);
+    expect(events.slice(1).map((e) => [e.data.status, e.data.changed_fields])).toEqual([
+      ['STATUS_ONSALE', ['quantity']],
+      ['STATUS_PURCHASED', ['quantity', 'status']],
+    ]);
+    for (const e of events.slice(1)) ProductUpdatedData.parse(e.data);
+
+    const before = shop.sim.webhooks.events.length;
+    const refused = await adminCall(shop.sim, 'POST', '/admin/orders', {
+      sellerId: shop.seller.id,
+      productIds: [a.product_id, b.product_id], // B is sold out: nothing is bought, nothing changes
+    });
+    expect(refused.status).toBe(422);
+    expect(eventsSince(before)).toEqual([]);
+  });
+
   it('the event envelope parses with the core WebhookEvent schema', async () => {
     await createProduct(shop);
     const e = shop.sim.webhooks.events.at(-1)!;

@@ -1,7 +1,8 @@
 import { MANUAL_SHIPPING_PROVIDER_ID, ShippingProviders } from '@selling-kit/api-client/core';
-import { startTestShop, type TestShop } from '../helpers.ts';
+import { call, startTestShop, type TestShop } from '../helpers.ts';
 import { addAddress } from '../../src/world.ts';
-import { parcelSizeCost } from '../../src/domain/orders.ts';
+import { defaultProvidersFor, parcelSizeCost, SHIPPING_PROVIDER_CATALOG } from '../../src/domain/shipping.ts';
+import { DEMO } from '../../src/demo.ts';
 import { expectError, expectSchema, oauthToken, otherShop } from '../orders/fixtures.ts';
 
 let shop: TestShop;
@@ -55,7 +56,7 @@ describe('GET /api/v1/shop/seller-addresses/{address_id}/shipping-providers/', (
       ShippingProviders,
       (await shop.call('GET', providersPath(plain.id), undefined, { token: us.apiKey })).body,
     );
-    expect(seeded.map((p) => p.id)).toEqual(['USPS']);
+    expect(seeded.map((p) => p.id)).toEqual(['USPS', 'UPS']);
     // …and a GB carrier configured on a US address is not offered there.
     const mixed = addAddress(shop.sim.world, us.seller, { city: 'Boston', state: 'MA' }, [
       'ROYAL_MAIL',
@@ -66,6 +67,55 @@ describe('GET /api/v1/shop/seller-addresses/{address_id}/shipping-providers/', (
       (await shop.call('GET', providersPath(mixed.id), undefined, { token: us.apiKey })).body,
     );
     expect(offered.map((p) => p.id)).toEqual(['USPS']);
+  });
+
+  test('the ADDRESS’s country decides, not the seller’s: each country gets its own carriers in its currency', async () => {
+    const gbSeller = otherShop(shop, undefined, { username: 'ship-gb-abroad', countryCode: 'GB' });
+    const usSeller = otherShop(shop, undefined, { username: 'ship-us-abroad', countryCode: 'US' });
+    const cases = [
+      { who: gbSeller, country: 'US', carriers: ['USPS', 'UPS'], currency: 'USD' },
+      { who: gbSeller, country: 'GB', carriers: ['ROYAL_MAIL', 'EVRI'], currency: 'GBP' },
+      { who: usSeller, country: 'GB', carriers: ['ROYAL_MAIL', 'EVRI'], currency: 'GBP' },
+      { who: usSeller, country: 'US', carriers: ['USPS', 'UPS'], currency: 'USD' },
+    ];
+    for (const c of cases) {
+      const address = addAddress(shop.sim.world, c.who.seller, { country: c.country });
+      expect(address.country).toBe(c.country);
+      const providers = expectSchema(
+        ShippingProviders,
+        (await shop.call('GET', providersPath(address.id), undefined, { token: c.who.apiKey })).body,
+      );
+      expect({ country: c.country, ids: providers.map((p) => p.id) }).toEqual({
+        country: c.country,
+        ids: c.carriers,
+      });
+      for (const p of providers) {
+        expect(p.parcel_sizes.length).toBeGreaterThan(0);
+        expect(p.parcel_sizes.every((s) => s.cost.currency === c.currency)).toBe(true);
+      }
+    }
+  });
+
+  test('the carrier lists have one home: the catalogue’s defaults per country, used by the demo world too', async () => {
+    expect(defaultProvidersFor('GB')).toEqual(['ROYAL_MAIL', 'EVRI']);
+    expect(defaultProvidersFor('US')).toEqual(['USPS', 'UPS']);
+    expect(defaultProvidersFor('FR')).toEqual([]);
+    for (const id of [...defaultProvidersFor('GB'), ...defaultProvidersFor('US')])
+      expect(SHIPPING_PROVIDER_CATALOG[id]).toBeDefined();
+    const demo = await startTestShop({ demo: true });
+    try {
+      for (const [addressId, apiKey, country] of [
+        [DEMO.addressId, DEMO.apiKey, 'GB'],
+        [DEMO.usAddressId, DEMO.usApiKey, 'US'],
+      ] as const) {
+        const res = await call(demo.sim.url, 'GET', providersPath(addressId), undefined, { token: apiKey });
+        expect(expectSchema(ShippingProviders, res.body).map((p) => p.id)).toEqual(
+          defaultProvidersFor(country),
+        );
+      }
+    } finally {
+      await demo.sim.close();
+    }
   });
 
   test('a label is booked in the order’s currency, whatever the carrier’s home currency', () => {
