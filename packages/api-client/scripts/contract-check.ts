@@ -65,7 +65,11 @@ export class ContractChecker {
     const v = (kind: string, detail: string) =>
       out.push({ kind, operationId: x.operationId, status: x.status, detail });
     if (!op) return (v('undocumented operation', x.path), out);
-    const response = op.responses[String(x.status)] ?? (x.status >= 400 ? op.responses.default : undefined);
+    // The exact status, else its range (`4XX`, `5XX`), else `default`.
+    const response =
+      op.responses[String(x.status)] ??
+      op.responses[`${Math.floor(x.status / 100)}XX`] ??
+      op.responses.default;
     if (!response) return (v('undeclared status', `${x.method} ${x.path} answered ${x.status}`), out);
     const content = response.content as Json | undefined;
     if (!content) {

@@ -32,6 +32,10 @@ describe('limits', () => {
     expect(err).toMatchObject({ field: 'sku', status: undefined, operationId: 'products.create' });
     expect(err.rule).toMatch(/50/);
     expect(fields(await rejected((t) => t.client.products.getBySku('Y'.repeat(51))))).toEqual(['sku']);
+    // The upsert creates a listing: its path SKU is refused as create refuses a body's (same rule, same code).
+    const put = await rejected((t) => t.client.products.updateBySku('Z'.repeat(51), PUT_BODY));
+    expect(put).toMatchObject({ field: 'sku', code: err.code, rule: err.rule });
+    await sent((t) => t.client.products.upsertBySku('Z'.repeat(50), PUT_BODY));
   });
 
   it('at most 8 pictures (too_many_pictures)', async () => {

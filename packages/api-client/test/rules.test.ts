@@ -146,6 +146,9 @@ describe('product rules', () => {
     expect(foreign[0]?.message).toMatch(/#StoneIsland.*Stone Island/);
     // Lenient where the item's brand is written differently: a tag within the brand name is its own.
     expect(checkHashtags('fleece #nike', 'Nike ACG')).toEqual([]);
+    // …or with the typo the service forgives when it matches brand_name ("Addidas" is Adidas there).
+    expect(checkHashtags('tee #adidas', 'Addidas')).toEqual([]);
+    expect(codes(checkHashtags('tee #adidas', 'Nikey'))).toEqual(['invalid_description']);
     expect(KNOWN_BRANDS).toContain('Stone Island');
   });
   it('PUT requires attributes and quantity ≥ 1', () => {
@@ -338,5 +341,13 @@ describe('refund rule (10)', () => {
     expect(codes(checkRefund({ items_refund_amount: '-1' }, order))).toEqual(['validation']);
     expect(codes(checkRefund({ items_refund_amount: 'ten' }, order))).toEqual(['validation']); // well-formed JSON, malformed money: 422
     expect(codes(checkRefund({ items_refund_amount: 10 }, order))).toEqual(['bad-request']); // wrong JSON type
+  });
+  it('without the order’s facts only the stateless checks run: no limit is guessed', () => {
+    expect(checkRefund({ items_refund_amount: '99999.99', shipping_refund_amount: '999.99' })).toEqual([]);
+    expect(fields(checkRefund({}))).toEqual(['items_refund_amount']);
+    expect(fields(checkRefund({ items_refund_amount: '5.00', shipping_refund_amount: '0.00' }))).toEqual([
+      'shipping_refund_amount',
+    ]);
+    expect(codes(checkRefund({ shipping_refund_amount: '-0.50' }))).toEqual(['validation']);
   });
 });

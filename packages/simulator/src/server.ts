@@ -324,6 +324,10 @@ export function buildApiServer(deps: ApiServerDeps): FastifyInstance {
               throw new ApiError(500, fault.code ?? 'generic_error', SERVER_ERROR_MESSAGE);
             case 'error_502':
               throw new ApiError(502, 'unexpected_response', '');
+            case 'error_422': {
+              const code = fault.code ?? 'validation';
+              throw new ApiError(422, code, fault.message ?? `the request was refused (${code})`);
+            }
             case 'timeout_before_commit':
               throw new ApiError(504, 'generic_error', GATEWAY_TIMEOUT_MESSAGE);
             case 'reset_before_commit':

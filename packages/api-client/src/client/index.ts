@@ -1,5 +1,5 @@
 // The transport-free client runtime (n8n-safe): build it with your own `transport` and `sleep`.
-// Node users import the package root instead, which wires got and timers.
+// Node users import the package root instead, which wires undici (got on request) and timers.
 export * from '../core/index.ts';
 export { SellingClient, CLIENT_VERSION } from './client.ts';
 export type {

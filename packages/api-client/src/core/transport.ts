@@ -1,4 +1,4 @@
-// The seam between the client runtime and the network. The Node entry plugs in got; n8n plugs in
+// The seam between the client runtime and the network. The Node entry plugs in undici (got on request); n8n plugs in
 // `httpRequestWithAuthentication` (returnFullResponse); tests plug in scripted fakes. A transport sends
 // exactly one attempt: no retries, no redirects, no status-based throwing.
 import type { HttpMethod } from './operations.ts';

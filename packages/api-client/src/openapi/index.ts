@@ -3,7 +3,13 @@
 import { stringify } from 'yaml';
 import { openApiDocument } from './document.ts';
 
-export { openApiDocument, OPENAPI_DOCUMENT_PATH } from './document.ts';
+export {
+  API_KEY_SCHEME,
+  OAUTH_SCHEME,
+  OPENAPI_DOCUMENT_OPERATION_ID,
+  OPENAPI_DOCUMENT_PATH,
+  openApiDocument,
+} from './document.ts';
 export { CONTRACT_DIR_ENV, type ContractExchange } from './contract.ts';
 
 /** The document as YAML, byte-for-byte what packages/api-client/openapi.yaml holds. */

@@ -112,6 +112,30 @@ describe('error classes over HTTP', () => {
     expect(err).toMatchObject({ status: 422, code: 'invalid_department' });
   });
 
+  it.each(['validation-error', 'offer_recipient_blocked'])(
+    'ValidationError by status for a 422 %s passed through from the offers system',
+    async (code) => {
+      // Spec: offers may fail "with 422 and further codes passed through from the offers system";
+      // "unknown codes must be handled by falling back to the HTTP status".
+      const p = await shop.client.products.create(listing({ price_amount: '50.00' }));
+      await shop.admin('POST', `/admin/products/${p.product_id}/likes`, { likerId: 6161 });
+      shop.fault({ type: 'error_422', operationId: 'offers.submit*', code, count: 1 });
+      const offer = { offer_recipient_id: 6161, offer_value: 40, offer_currency: 'GBP' };
+      const err = await caught(shop.client.offers.submitBySku(p.sku!, offer));
+      expect(err).toBeInstanceOf(ValidationError);
+      expect(err).not.toBeInstanceOf(LocalValidationError);
+      expect(err).toMatchObject({
+        status: 422,
+        code,
+        retryable: false,
+        operationId: 'offers.submitBySku',
+        attempts: 1,
+      });
+      expect(err.errorId).toEqual(expect.any(String));
+      await expect(shop.client.offers.submitBySku(p.sku!, offer)).resolves.toBeUndefined();
+    },
+  );
+
   it('LocalValidationError before anything is sent', async () => {
     const before = shop.events.length;
     const err = await caught(shop.client.products.create(listing({ sku: 'S'.repeat(51) })));

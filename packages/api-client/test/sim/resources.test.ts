@@ -1,6 +1,12 @@
 // The other resources against the simulator over real HTTP: offers, orders, refunds, shipping, shop,
 // insights, pricing, webhooks, status and the escape hatch.
-import { SellerDetails, type Order } from '../../src/index.ts';
+import {
+  LocalValidationError,
+  PRICING_COUNTRIES,
+  SellerDetails,
+  ValidationError,
+  type Order,
+} from '../../src/index.ts';
 import { addAddress } from '@selling-kit/simulator';
 import { createApiKey, createSeller, listing, startShop, type SimShop } from '../helpers/sim.ts';
 
@@ -84,6 +90,26 @@ describe('orders and refunds', () => {
     const after = await shop.client.orders.get(order.purchase_id);
     expect(after.refund_summary).toBeDefined();
     expect(after.refund_summary!.breakdown.refunded_to_buyer.item_refund_amount).toBe('10.00');
+  });
+
+  it('refunds.create: the service holds the limits (each product’s price, summed); the client never refuses them first', async () => {
+    const a = await shop.client.products.create(listing({ price_amount: '30.00' }));
+    const b = await shop.client.products.create(listing({ price_amount: '20.00' }));
+    const res = await shop.admin('POST', '/admin/orders', {
+      sellerId: shop.sellerId,
+      productIds: [a.product_id, b.product_id],
+    });
+    const purchaseId = (res.body as { purchaseId: string }).purchaseId;
+    const over = await shop.client.refunds
+      .create(purchaseId, { items_refund_amount: '50.01' })
+      .catch((e: unknown) => e);
+    expect(over).toBeInstanceOf(ValidationError);
+    expect(over).not.toBeInstanceOf(LocalValidationError);
+    expect(over).toMatchObject({ status: 422, code: 'validation' });
+    expect((over as ValidationError).message).toContain(`product ${a.product_id} 30.00`);
+    // Above either product's price, within both: accepted.
+    await shop.client.refunds.create(purchaseId, { items_refund_amount: '45.00' });
+    expect((await shop.client.orders.get(purchaseId)).status).toBe('SHIPPING_PENDING');
   });
 });
 
@@ -172,6 +198,30 @@ describe('shop, shipping, insights, pricing', () => {
       Number(res.price_prediction.upper_bound),
     );
     expect(Array.isArray(res.similar_sold_items)).toBe(true);
+  });
+
+  it('pricing.inspiration: unsupported_country follows the seller’s country, not the request’s', async () => {
+    const request = {
+      description: 'Nike vintage tee',
+      country: 'GB',
+      currency: 'GBP',
+      product_type: 'tshirts',
+      department: 'menswear',
+      condition: 'used_good' as const,
+      brand_name: 'Nike',
+    };
+    const fr = createSeller(shop.sim.world, { username: 'client-test-shop-fr', countryCode: 'FR' });
+    const frClient = shop.clientWith({
+      apiKey: createApiKey(shop.sim.world, 'partner-client-test', fr.id).key,
+    });
+    const err = await frClient.pricing.inspiration(request).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect(err).not.toBeInstanceOf(LocalValidationError); // the service decides, not the client
+    expect(err).toMatchObject({ status: 422, code: 'unsupported_country' });
+    expect((err as ValidationError).message).toContain(PRICING_COUNTRIES.join(', '));
+    // The GB seller is served whatever country the request names.
+    const gb = await shop.client.pricing.inspiration({ ...request, country: 'FR' });
+    expect(gb.price_prediction.balanced).toEqual(expect.any(String));
   });
 });
 

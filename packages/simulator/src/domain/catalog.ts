@@ -1,7 +1,12 @@
 // The simulator's small taxonomy: brands, product types with their departments and size sets. The
 // real catalogue is not served by the Selling API (public reference: taxonomy is downloaded
 // separately); this one is large enough to exercise every rule.
-import { KNOWN_BRANDS, normaliseBrand, type DEPARTMENTS } from '@selling-kit/api-client/core';
+import {
+  brandKeyMatches,
+  KNOWN_BRANDS,
+  normaliseBrand,
+  type DEPARTMENTS,
+} from '@selling-kit/api-client/core';
 
 type Department = (typeof DEPARTMENTS)[number];
 
@@ -23,31 +28,16 @@ export function brandById(id: number): string | undefined {
 
 const BY_KEY = new Map(BRANDS.map((b) => [normaliseBrand(b), b]));
 
-/** Levenshtein distance, stopping early once it exceeds `max`. */
-function distanceWithin(a: string, b: string, max: number): boolean {
-  if (Math.abs(a.length - b.length) > max) return false;
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++)
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    if (Math.min(...row) > max) return false;
-    prev = row;
-  }
-  return prev[b.length]! <= max;
-}
-
 /**
  * Brand matched from `brand_name`: case, spaces and punctuation are ignored ("levis" → Levi's, "NIKE" →
- * Nike), and — SPEC GAP (how fuzzy): one typo is forgiven for brands of 5 or more characters ("Addidas"
- * → Adidas, but "Nikey" is not Nike). No match → `unbranded` (public reference).
+ * Nike), and one typo is forgiven for longer brands (core `brandKeyMatches`: "Addidas" → Adidas, but
+ * "Nikey" is not Nike). No match → `unbranded` (public reference).
  */
 export function matchBrand(name: string): string {
   const key = normaliseBrand(name);
   const exact = BY_KEY.get(key);
   if (exact) return exact;
-  for (const [brandKey, brand] of BY_KEY)
-    if (brandKey.length >= 5 && distanceWithin(key, brandKey, 1)) return brand;
+  for (const [brandKey, brand] of BY_KEY) if (brandKeyMatches(key, brandKey)) return brand;
   return UNBRANDED;
 }
 

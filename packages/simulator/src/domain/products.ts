@@ -17,7 +17,7 @@ import { apiError } from '../errors.ts';
 import type { SimulatorConfig } from '../config.ts';
 import type { EventSink } from '../handlers/types.ts';
 import type { Principal, ProductRecord, SellerState, World } from '../state.ts';
-import { brandById, matchBrand, PRODUCT_TYPES, SIZE_SETS } from './catalog.ts';
+import { brandById, BRANDS, matchBrand, PRODUCT_TYPES, SIZE_SETS } from './catalog.ts';
 import { ingestPictures } from './pictures.ts';
 import { shippingProvidersForAddress } from './orders.ts';
 
@@ -84,7 +84,7 @@ function checkCatalogueAndShipping(seller: SellerState, body: Body, brand: strin
   if (body.brand_id !== undefined && !brandById(Number(body.brand_id))) {
     throw apiError('invalid_brand', `brand_id ${String(body.brand_id)} is not a valid brand`);
   }
-  checkHashtags(String(body.description), brand).forEach(fail);
+  checkHashtags(String(body.description), brand, BRANDS).forEach(fail);
   const sizeIds = sizeIdsOf(body);
   if (type.sizeSets.length === 0) {
     if (body.size_set_id !== undefined || sizeIds.length > 0)
@@ -409,6 +409,9 @@ export function patchListing(
     if (record.quantity === 0) sellOut(record, 'marked');
   }
   if (restock) {
+    // A listing marked as sold keeps its last quantity; restocking names the quantity all the same,
+    // so a webhook consumer sees what the listing is back on sale with.
+    if (!changed.includes('quantity')) changed.push('quantity');
     record.state = 'selling';
     record.soldVia = undefined;
     changed.push('status');

@@ -6,11 +6,13 @@
 //   refund leaves the status as it was (the order still has to ship), with `refund_summary` present.
 // - "Full refund" for platform-shipped orders: a shipping amount is accepted only when it equals the
 //   whole shipping price and, together with this and earlier refunds, the items are refunded in full.
-// - Several refunds per order are allowed; each is checked against what is still refundable
-//   (items: the price of each of the order's products as sold, summed, minus earlier item refunds;
-//   shipping: the buyer's shipping price minus earlier shipping refunds). The spec's "item amount
-//   cannot exceed the product price" is read per product of the order, since the request carries one
-//   items amount for the whole order.
+// - Which prices (rule 10: "not exceeding the product price and shipping price"): the request carries
+//   one items amount for the whole order, so the limit is per product of the order, summed: each line
+//   item's sold_price (what the buyer paid for that product after a discount or offer, never above its
+//   original_price; a product bought twice is two line items). The shipping limit is the order's
+//   buyer_shipping_price (one parcel, one shipping price).
+// - Earlier refunds count: several refunds per order are allowed, each checked against what is still
+//   refundable (the limits above minus earlier item and shipping refunds).
 // - A CANCELLED order cannot be refunded (422 validation).
 // - Amounts ≤ 0 → 422 validation; a malformed amount is answered as core rules/violations.ts maps it.
 import { checkRefund, parseMoney, type RuleViolation } from '@selling-kit/api-client/core';

@@ -1,6 +1,6 @@
 // Faults on demand: rules, configured through the admin surface, that make matching requests fail the
-// ways a real network and gateway do. Probability draws come from a PRNG seeded with `config.seed`, so
-// the same seed and the same request sequence reproduce the same faults.
+// ways a real network, gateway or upstream system does. Probability draws come from a PRNG seeded with
+// `config.seed`, so the same seed and the same request sequence reproduce the same faults.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod/v4';
 import type { Clock } from './clock.ts';
@@ -11,6 +11,12 @@ export const FAULT_TYPES = [
   'error_500',
   /** 502 unexpected_response (an internal service answered oddly); the handler does not run. */
   'error_502',
+  /**
+   * 422 with `code` (default validation) and `message`; the handler does not run. Stands for codes the
+   * service passes through from other systems (the spec: offer submissions "can also fail with 422 and
+   * further codes passed through from the offers system"), including codes no client knows.
+   */
+  'error_422',
   /** 504 before the write: the handler does not run. */
   'timeout_before_commit',
   /** 504 after the write: the handler runs (state changes), its response is replaced by a 504. */
@@ -25,6 +31,14 @@ export const FAULT_TYPES = [
   'rate_limit_storm',
 ] as const;
 export type FaultType = (typeof FAULT_TYPES)[number];
+
+/** The codes an `error_500` rule may answer with (the spec's server-side codes). */
+export const SERVER_FAULT_CODES = [
+  'generic_error',
+  'depop_json_deserialization',
+  'missing_address_configuration',
+  'missing_partner_configuration',
+] as const;
 
 export const FaultRuleInput = z
   .object({
@@ -51,19 +65,32 @@ export const FaultRuleInput = z
     /** Storm with a count and no duration: the wait announced in each 429 (simulated ms, default 1000). */
     retryAfterMs: z.number().int().positive().optional(),
     /**
-     * error_500 only: the code of the 500 (default generic_error); the spec's other server-side codes
-     * are depop_json_deserialization, missing_address_configuration, missing_partner_configuration.
+     * error_500: the code of the 500, one of SERVER_FAULT_CODES (default generic_error). error_422: any
+     * code (default validation), known to the kit or not.
      */
     code: z
-      .enum([
-        'generic_error',
-        'depop_json_deserialization',
-        'missing_address_configuration',
-        'missing_partner_configuration',
-      ])
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'a code of letters, digits, _ . - (at most 64)')
       .optional(),
+    /** error_422 only: the error message (default: one naming the code). */
+    message: z.string().min(1).max(500).optional(),
   })
   .strict()
+  .refine(
+    (r) =>
+      r.type !== 'error_500' ||
+      r.code === undefined ||
+      (SERVER_FAULT_CODES as readonly string[]).includes(r.code),
+    { message: `error_500 codes: ${SERVER_FAULT_CODES.join(', ')}`, path: ['code'] },
+  )
+  .refine((r) => r.code === undefined || r.type === 'error_500' || r.type === 'error_422', {
+    message: 'code is for error_500 and error_422 only',
+    path: ['code'],
+  })
+  .refine((r) => r.message === undefined || r.type === 'error_422', {
+    message: 'message is for error_422 only',
+    path: ['message'],
+  })
   .refine((r) => r.type !== 'latency' || r.latencyMs !== undefined, {
     message: 'latency faults need latencyMs',
   })

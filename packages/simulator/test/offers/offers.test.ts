@@ -1,4 +1,4 @@
-import { startTestShop, type TestShop } from '../helpers.ts';
+import { adminCall, startTestShop, type TestShop } from '../helpers.ts';
 import { createProduct, codeOf } from '../products/fixtures.ts';
 
 let shop: TestShop;
@@ -141,5 +141,45 @@ describe('manual offers: lifetime, interest, sizes and access', () => {
     await shop.call('PATCH', '/api/v1/products/by-sku/TEE-1/', { quantity: 0 });
     const res = await submit({ nonsense: true });
     expect([res.status, codeOf(res)]).toEqual([422, 'product_not_on_sale']);
+  });
+});
+
+describe('manual offers: codes passed through from the offers system', () => {
+  // Spec: "Offer submissions can also fail with 422 and further codes passed through from the offers
+  // system"; an error_422 fault answers with such a code (the public reference's `validation-error`, or
+  // one the kit has never heard of) in the service's envelope.
+  it.each(['validation-error', 'offer_recipient_blocked'])(
+    'an error_422 fault answers the offer 422 %s, and nothing is recorded',
+    async (code) => {
+      const added = await adminCall(shop.sim, 'POST', '/admin/faults', {
+        type: 'error_422',
+        operationId: 'offers.submit*',
+        code,
+        message: `the offers system refused the offer (${code})`,
+        count: 1,
+      });
+      expect(added.status).toBe(201);
+      const res = await submit(offer());
+      expect([res.status, codeOf(res)]).toEqual([422, code]);
+      expect(res.body.errors[0].message).toBe(`the offers system refused the offer (${code})`);
+      expect(typeof res.body.id).toBe('string');
+      expect(shop.seller.offers).toHaveLength(0);
+      expect((await submit(offer())).status).toBe(200); // spent after one
+    },
+  );
+  it('an error_422 fault without a code answers 422 validation; error_500 codes stay server codes', async () => {
+    await adminCall(shop.sim, 'POST', '/admin/faults', { type: 'error_422', count: 1 });
+    const res = await submit(offer());
+    expect([res.status, codeOf(res)]).toEqual([422, 'validation']);
+    const bad = await adminCall(shop.sim, 'POST', '/admin/faults', {
+      type: 'error_500',
+      code: 'validation-error',
+    });
+    expect(bad.status).toBe(400);
+    const stray = await adminCall(shop.sim, 'POST', '/admin/faults', {
+      type: 'error_500',
+      message: 'only error_422 takes a message',
+    });
+    expect(stray.status).toBe(400);
   });
 });

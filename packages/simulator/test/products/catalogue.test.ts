@@ -61,6 +61,11 @@ describe('brands', () => {
     expect(
       (await post(listing({ sku: 'T3', description: 'Vintage cotton tee #vintage #y2k #nike' }))).status,
     ).toBe(200);
+    // Tags are checked against the matched brand: "Addidas" is Adidas, so #adidas is its own.
+    expect(
+      (await post(listing({ sku: 'T4', brand_name: 'Addidas', description: 'Track top #adidas #90s' })))
+        .status,
+    ).toBe(200);
     const msg = await expectError(
       post(listing({ sku: 'T2', description: 'tee #nike #StoneIsland' })),
       422,

@@ -171,6 +171,9 @@ describe('validation rules and codes', () => {
     const res = await shop.call('PUT', `/api/v1/products/by-sku/${long}/`, putBody());
     expect([res.status, codeOf(res)]).toEqual([422, 'validation']);
     expect(res.body.errors[0].message).toMatch(/sku/);
+    // Exactly what POST create answers for the same SKU.
+    const posted = await shop.call('POST', '/api/v1/products/', listing({ sku: long }));
+    expect(res.body.errors).toEqual(posted.body.errors);
     expect(shop.seller.skus.has(long)).toBe(false);
     const zero = await shop.call('PUT', '/api/v1/products/by-sku/NEW-0/', putBody({ quantity: 0 }));
     expect([zero.status, codeOf(zero)]).toEqual([422, 'validation']);
@@ -332,6 +335,9 @@ describe('states and transitions', () => {
     expect(codeOf(await shop.call('PUT', '/api/v1/products/by-sku/TEE-1/', putBody()))).toBe(
       'product_not_on_sale',
     );
+    // Restocking by PATCH is for sold listings only: a removed one stays removed.
+    const restock = await shop.call('PATCH', '/api/v1/products/by-sku/TEE-1/', { quantity: 2 });
+    expect([restock.status, codeOf(restock)]).toEqual([422, 'product_not_on_sale']);
     expect(shop.sim.world.sellers.get(shop.seller.id)!.products.values().next().value!.state).toBe('removed');
   });
   it('delete with fail_if_active_offers: 409 while offers are active; without the flag offers are cancelled', async () => {
@@ -376,6 +382,7 @@ describe('states and transitions', () => {
     for (const [method, path, body] of [
       ['PUT', '/api/v1/products/by-sku/TEE-1/', putBody()],
       ['PATCH', '/api/v1/products/by-sku/TEE-1/', { price_amount: '10.00' }],
+      ['PATCH', '/api/v1/products/by-sku/TEE-1/', { quantity: 2 }], // a restock does not lift a ban
       ['DELETE', '/api/v1/products/by-sku/TEE-1/', undefined],
       ['POST', '/api/v1/products/by-sku/TEE-1/mark-as-sold/', undefined],
       [

@@ -130,6 +130,22 @@ describe('v1:product.updated', () => {
     expect(shop.sim.webhooks.events.length).toBe(removed);
   });
 
+  it('a restock by PATCH names quantity and status, whether sold out by PATCH or by mark-as-sold', async () => {
+    await createProduct(shop); // quantity 1
+    await shop.call('PATCH', '/api/v1/products/by-sku/TEE-1/', { quantity: 0 });
+    const start = shop.sim.webhooks.events.length;
+    expect((await shop.call('PATCH', '/api/v1/products/by-sku/TEE-1/', { quantity: 1 })).status).toBe(200);
+    await shop.call('POST', '/api/v1/products/by-sku/TEE-1/mark-as-sold/');
+    // Marked as sold with quantity 1 still on record: restocking with 1 is still a change of quantity.
+    expect((await shop.call('PATCH', '/api/v1/products/by-sku/TEE-1/', { quantity: 1 })).status).toBe(200);
+    const events = eventsSince(start).map((e) => [e.data.status, e.data.changed_fields]);
+    expect(events).toEqual([
+      ['STATUS_ONSALE', ['quantity', 'status']],
+      ['STATUS_MARKED_AS_SOLD', ['status']],
+      ['STATUS_ONSALE', ['quantity', 'status']],
+    ]);
+  });
+
   it('a failed write emits nothing', async () => {
     await createProduct(shop);
     const before = shop.sim.webhooks.events.length;

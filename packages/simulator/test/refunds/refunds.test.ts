@@ -160,6 +160,22 @@ describe('POST /api/v1/orders/{purchase_id}/refund/ — rule 10', () => {
     expect((await refund(order, { items_refund_amount: '10.00' })).status).toBe(200);
   });
 
+  test('the product price is what each product sold for: a discounted product, and one bought twice', async () => {
+    const discounted = addProduct(shop.sim.world, shop.seller, { fields: { discount_price: '20.00' } });
+    const order = purchase(shop, [discounted.productId]);
+    expect(order.lineItems[0]).toMatchObject({ original_price: '25.00', sold_price: '20.00' });
+    const msg = expectError(await refund(order, { items_refund_amount: '20.01' }), 422, 'validation');
+    expect(msg).toContain('exceeds the product price 20.00');
+    expect((await refund(order, { items_refund_amount: '20.00' })).status).toBe(200);
+
+    const two = addProduct(shop.sim.world, shop.seller, { quantity: 2 });
+    const twice = purchase(shop, [two.productId, two.productId]);
+    expect(twice.lineItems).toHaveLength(2);
+    expectError(await refund(twice, { items_refund_amount: '50.01' }), 422, 'validation');
+    expect((await refund(twice, { items_refund_amount: '50.00' })).status).toBe(200);
+    expect(twice.status).toBe('REFUNDED');
+  });
+
   test('shipping amount above the shipping price → 422 validation', async () => {
     const order = manualOrder();
     const msg = expectError(await refund(order, { shipping_refund_amount: '3.51' }), 422, 'validation');

@@ -10,7 +10,7 @@ import {
   DEPARTMENTS,
 } from '../schemas/products.ts';
 import { DEFAULT_MIN_PERCENT_OFF } from '../schemas/offers.ts';
-import { KNOWN_BRANDS, normaliseBrand } from '../schemas/brands.ts';
+import { brandKeyMatches, KNOWN_BRANDS, normaliseBrand } from '../schemas/brands.ts';
 import { formatMoney, isAtLeastPercentBelow, maxAmountPercentBelow, parseMoney } from './money.ts';
 import { violation, violationsFromZod, type RuleOptions, type RuleViolation } from './violations.ts';
 
@@ -30,9 +30,16 @@ export function countHashtags(description: string): string[] {
   return hashtagsOf(description);
 }
 
-/** True when a tag names the item's brand: equal once normalised, or one within the other ("#nike" on "Nike ACG"). */
+/**
+ * True when a tag names the item's brand: equal once normalised, one within the other ("#nike" on
+ * "Nike ACG"), or brand_name a forgiven typo of the tag's brand ("#adidas" on "Addidas", which the
+ * service matches to Adidas). Lenient: the service, knowing the brand it matched, decides the rest.
+ */
 function isOwnBrand(tagKey: string, brandKey: string): boolean {
-  return brandKey !== '' && (tagKey === brandKey || tagKey.includes(brandKey) || brandKey.includes(tagKey));
+  return (
+    brandKey !== '' &&
+    (tagKey.includes(brandKey) || brandKey.includes(tagKey) || brandKeyMatches(brandKey, tagKey))
+  );
 }
 
 /**

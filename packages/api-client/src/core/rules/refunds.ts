@@ -1,11 +1,16 @@
 // Rule 10: a refund needs a positive item amount and/or a positive shipping amount, neither above the
-// product price or the shipping price.
+// product price or the shipping price. Without `RefundOrderFacts` only the stateless checks run (shape,
+// at least one amount, each positive): the limits are the service's, known to the client only when the
+// caller states them; the simulator passes the order's (see its domain/refunds.ts for what they are).
 import { RefundOrderRequest } from '../schemas/refunds.ts';
 import { formatMoney, parseMoney } from './money.ts';
 import { violation, violationsFromZod, type RuleViolation } from './violations.ts';
 
 export interface RefundOrderFacts {
-  /** What may still be refunded for the items and for shipping, in cents. */
+  /**
+   * What may still be refunded for the items (the order's products' prices, summed, less earlier item
+   * refunds) and for shipping (the shipping price less earlier shipping refunds), in cents.
+   */
   itemPriceCents: number;
   shippingPriceCents: number;
   /** The order's products and their prices: the items limit is theirs, summed, and the answer names them. */
