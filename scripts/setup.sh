@@ -86,5 +86,12 @@ fi
 # shellcheck source=scripts/setup-n8n.sh
 source "$ROOT/scripts/setup-n8n.sh"
 
+# --- Temporal server 1.31 + PostgreSQL for the native compose-topology tests (test run only) -----
+# .ci/run sets SELLING_KIT_TOPOLOGY=1; scripts/dev.sh does not (the main job needs only the dev server).
+if [ "${SELLING_KIT_TOPOLOGY:-0}" = "1" ]; then
+  # shellcheck source=scripts/setup-temporal-server.sh
+  source "$ROOT/scripts/setup-temporal-server.sh"
+fi
+
 say "ready. To use these tools in your shell:"
 say "  export PATH=\"$PATH\""

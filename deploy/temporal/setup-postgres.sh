@@ -1,33 +1,43 @@
 #!/bin/sh
 # Temporal schema set-up, run once per `docker compose up` by the `temporal-schema` service
 # (image temporalio/admin-tools, which ships temporal-sql-tool and the schema files under
-# /etc/temporal/schema). Idempotent: a database that already exists is only brought up to date.
+# /etc/temporal/schema), and by the native harness (packages/temporal-workflows/test/topology/) with the
+# tool and schema built from the same server version. Idempotent: a database that already exists is
+# only brought up to date.
 # Adapted from temporalio/samples-server compose/scripts/setup-postgres.sh (MIT).
-# Environment: POSTGRES_SEEDS (host), DB_PORT, POSTGRES_USER, SQL_PASSWORD (read by temporal-sql-tool).
+# Environment (deploy/env/temporal-persistence.env): DB, POSTGRES_SEEDS (host), DB_PORT, POSTGRES_USER,
+# DBNAME, VISIBILITY_DBNAME; SQL_PASSWORD (read by temporal-sql-tool, from .env).
+# Outside the image: TEMPORAL_SQL_TOOL (default temporal-sql-tool), SCHEMA_DIR (default
+# /etc/temporal/schema).
 set -eu
 : "${POSTGRES_SEEDS:?POSTGRES_SEEDS is required}"
 : "${POSTGRES_USER:?POSTGRES_USER is required}"
 : "${SQL_PASSWORD:?SQL_PASSWORD is required}"
 PORT="${DB_PORT:-5432}"
+PLUGIN="${DB:-postgres12}"
+TOOL="${TEMPORAL_SQL_TOOL:-temporal-sql-tool}"
+SCHEMAS="${SCHEMA_DIR:-/etc/temporal/schema}/postgresql/v12"
 
-echo "waiting for PostgreSQL at ${POSTGRES_SEEDS}:${PORT}"
-until nc -z -w 5 "${POSTGRES_SEEDS}" "${PORT}"; do sleep 2; done
+if command -v nc >/dev/null 2>&1; then
+  echo "waiting for PostgreSQL at ${POSTGRES_SEEDS}:${PORT}"
+  until nc -z -w 5 "${POSTGRES_SEEDS}" "${PORT}"; do sleep 2; done
+fi
 
 sql() {
-  temporal-sql-tool --plugin postgres12 --ep "${POSTGRES_SEEDS}" -p "${PORT}" -u "${POSTGRES_USER}" "$@"
+  "${TOOL}" --plugin "${PLUGIN}" --ep "${POSTGRES_SEEDS}" -p "${PORT}" -u "${POSTGRES_USER}" "$@"
 }
 
 # temporal: workflow histories and state; temporal_visibility: the list/search index (custom search
 # attributes live there).
-for db in temporal:temporal visibility:temporal_visibility; do
+for db in "temporal:${DBNAME:-temporal}" "visibility:${VISIBILITY_DBNAME:-temporal_visibility}"; do
   dir="${db%%:*}"
-  name="${db##*:}"
+  name="${db#*:}"
   if sql --db "${name}" create; then
     echo "created database ${name}"
     sql --db "${name}" setup-schema -v 0.0
   else
     echo "database ${name} exists (or could not be created): only updating its schema"
   fi
-  sql --db "${name}" update-schema -d "/etc/temporal/schema/postgresql/v12/${dir}/versioned"
+  sql --db "${name}" update-schema -d "${SCHEMAS}/${dir}/versioned"
 done
 echo "Temporal schema is up to date"

@@ -9,6 +9,7 @@ import { registerJobs } from './commands/jobs.ts';
 import { registerSchedules } from './commands/schedules.ts';
 import { registerShops } from './commands/shops.ts';
 import { registerSimulator } from './commands/simulator.ts';
+import { registerWebhooks } from './commands/webhooks.ts';
 import { registerWorker } from './commands/worker.ts';
 
 export function buildProgram(): Command {
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
   registerShops(program);
   registerAuth(program);
   registerWorker(program);
+  registerWebhooks(program);
   registerSimulator(program);
   registerConformance(program);
   program.addHelpText(

@@ -69,6 +69,9 @@ export async function startTemporalDevServer(opts: {
       'start-dev',
       ...['--db-filename', join(opts.dataDir, 'temporal.db')],
       ...['--ip', host ?? '127.0.0.1', '--port', port ?? '7233', '--ui-port', String(opts.uiPort)],
+      // The HTTP API (the n8n Bulk Job node's way in) on the gRPC port + 10 — 7243 for 7233, the n8n
+      // Temporal credential's default — instead of a random free port.
+      ...['--http-port', String(Number(port ?? '7233') + 10)],
       ...(opts.codecEndpoint ? ['--ui-codec-endpoint', opts.codecEndpoint] : []),
       ...['--log-level', 'warn'],
       // Update-with-start, which the lanes and the app budget use (on by default in recent servers).

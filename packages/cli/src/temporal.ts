@@ -1,7 +1,7 @@
 // A Temporal client with the same data converter as the worker (payload codec, failure messages through
 // it), or a clear "unreachable" / "no codec key" error.
 import { Client, Connection } from '@temporalio/client';
-import { AesGcmCodec, dataConverter } from '@selling-kit/temporal-workflows';
+import { AesGcmCodec, dataConverter, tracingFromEnv } from '@selling-kit/temporal-workflows';
 import type { CliConfig } from './config.ts';
 import { CliError, EXIT } from './errors.ts';
 import { codecKey } from './stores.ts';
@@ -25,8 +25,21 @@ export async function connectTemporal(config: CliConfig): Promise<TemporalSessio
       'start the embedded stack with `selling-kit dev`, or point TEMPORAL_ADDRESS / --temporal at your server',
     );
   }
-  const client = new Client({ connection, namespace: config.namespace, dataConverter: dataConverter(codec) });
-  return { client, close: () => connection.close() };
+  // SELLING_KIT_TRACING=otlp: the job's trace starts here (tracing.ts).
+  const tracing = tracingFromEnv('selling-kit-cli');
+  const client = new Client({
+    connection,
+    namespace: config.namespace,
+    dataConverter: dataConverter(codec),
+    interceptors: tracing ? { workflow: tracing.clientInterceptors() } : undefined,
+  });
+  return {
+    client,
+    close: async () => {
+      await connection.close();
+      await tracing?.flush();
+    },
+  };
 }
 
 /** Runs `fn` with a connected client and always closes the connection. */

@@ -1,7 +1,7 @@
 // The worker's view of the CLI's stores, read live: a shop added or a seller connected while the worker
 // runs is found without a restart.
 import { existsSync, statSync } from 'node:fs';
-import type { CredentialStore, TokenStore } from '@selling-kit/temporal-workflows';
+import type { CredentialStore, ShopNames, TokenStore } from '@selling-kit/temporal-workflows';
 import type { CliConfig } from './config.ts';
 import { readShops, tokenStore, type ShopCredential } from './stores.ts';
 
@@ -16,6 +16,16 @@ export function liveCredentials(
     if (!cache || cache.mtimeMs !== mtimeMs) cache = { mtimeMs, shops: mtimeMs ? readShops(config) : {} };
     return cache.shops[ref];
   };
+}
+
+/** The stored shops' names for the shop directory (n8n's shop picker): names only, never a key. */
+export function liveShopNames(config: CliConfig, extra: Record<string, ShopCredential> = {}): ShopNames {
+  return () => [
+    ...new Set([
+      ...Object.keys(existsSync(config.credentialsFile) ? readShops(config) : {}),
+      ...Object.keys(extra),
+    ]),
+  ];
 }
 
 /**

@@ -25,7 +25,9 @@ export class MarketplaceApi implements ICredentialType {
       typeOptions: { password: true },
       required: true,
       default: '',
-      description: "The shop's API key, sent as a bearer token",
+      placeholder: 'pak_…',
+      description:
+        "The shop's API key (pak_…), sent as a bearer token. The API is private: the marketplace issues keys to partners on request (contact its partner team), one per shop and long-lived; staging needs its own Testing key. The local simulator's demo shop takes pak_demo_selling_kit.",
     },
   ];
 

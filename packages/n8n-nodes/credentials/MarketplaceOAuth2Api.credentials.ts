@@ -1,12 +1,25 @@
 import type { ICredentialType, INodeProperties } from 'n8n-workflow';
 import { SCOPES } from '@selling-kit/api-client/core';
-import { BASE_URLS, environmentProperties } from './environments';
+import { BASE_URLS, EDITABLE_ENVIRONMENTS, baseUrlExpression, environmentProperties } from './environments';
+
+/** The simulator's demo shop (`selling-kit dev`), whose username its consent page approves by default. */
+const SIMULATOR_DEMO_SHOP = 'demo-shop';
+
+/**
+ * The simulator's consent page approves at once for the shop named by `login_hint` (it has no login
+ * form); other environments get no extra parameter.
+ */
+const LOGIN_HINT = `={{["simulator", "custom"].includes($self.environment) && String($self.simulatorLogin || "").trim() ? "login_hint=" + encodeURIComponent(String($self.simulatorLogin).trim()) : ""}}`;
 
 /** Every scope of the Selling API, from the client core. */
 const ALL_SCOPES = SCOPES.join(' ');
 
+/**
+ * A URL per environment: the given ones for production and staging, and the simulator's or custom
+ * base URL (as typed in the credential) followed by the simulator's path for the other two.
+ */
 const pick = (production: string, staging: string, simulator: string) =>
-  `={{$self.environment === "custom" ? $self.baseUrl.replace(/\\/+$/, "") + "${simulator.replace(BASE_URLS.simulator, '')}" : ({ production: "${production}", staging: "${staging}", simulator: "${simulator}" })[$self.environment]}}`;
+  `={{["simulator", "custom"].includes($self.environment) ? (${baseUrlExpression('$self')}) + "${simulator.replace(BASE_URLS.simulator, '')}" : ({ production: "${production}", staging: "${staging}" })[$self.environment]}}`;
 
 /**
  * A seller connected to a cross-lister app: authorization code with PKCE, refreshed by n8n (refresh
@@ -26,6 +39,15 @@ export class MarketplaceOAuth2Api implements ICredentialType {
 
   properties: INodeProperties[] = [
     ...environmentProperties,
+    {
+      displayName: 'Simulator Shop (Username)',
+      name: 'simulatorLogin',
+      type: 'string',
+      default: SIMULATOR_DEMO_SHOP,
+      placeholder: SIMULATOR_DEMO_SHOP,
+      description: `The shop the simulator's consent page approves for (it has no login: this username goes as login_hint). The demo shop is ${SIMULATOR_DEMO_SHOP}. On the marketplace the seller logs in on its consent page instead.`,
+      displayOptions: { show: { environment: [...EDITABLE_ENVIRONMENTS] } },
+    },
     { displayName: 'Grant Type', name: 'grantType', type: 'hidden', default: 'pkce' },
     {
       displayName: 'Authorization URL',
@@ -48,7 +70,12 @@ export class MarketplaceOAuth2Api implements ICredentialType {
       ),
     },
     { displayName: 'Scope', name: 'scope', type: 'hidden', default: ALL_SCOPES },
-    { displayName: 'Auth URI Query Parameters', name: 'authQueryParameters', type: 'hidden', default: '' },
+    {
+      displayName: 'Auth URI Query Parameters',
+      name: 'authQueryParameters',
+      type: 'hidden',
+      default: LOGIN_HINT,
+    },
     { displayName: 'Authentication', name: 'authentication', type: 'hidden', default: 'body' },
   ];
 }

@@ -1,11 +1,20 @@
 // The Marketplace Bulk Job node against a real Temporal dev server (its HTTP API) and a real selling-kit
 // worker with the payload codec, listing into a simulator: start and wait, progress, sealed history,
-// and clear errors.
+// and clear errors; version 2: jobs fed from the workflow's input items (one job for all, one shop or
+// several) or a binary CSV, the inline size limit, the Shops list asked from the worker, and Get
+// Progress with its required Job ID.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IExecuteFunctions } from 'n8n-workflow';
-import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
+import type { IExecuteFunctions, ILoadOptionsFunctions, INodeExecutionData } from 'n8n-workflow';
+import {
+  addAddress,
+  createApiKey,
+  createSeller,
+  startSimulator,
+  type RunningSimulator,
+} from '@selling-kit/simulator';
 import { MarketplaceBulkJob } from '../nodes/MarketplaceBulkJob/MarketplaceBulkJob.node.ts';
+import { decodeValue, type JsonPayload } from '../nodes/MarketplaceBulkJob/transport/codec.ts';
 import {
   FEED_HEADER as header,
   feedRow as row,
@@ -19,10 +28,18 @@ let httpUrl: string;
 let taskQueue: string;
 let key: Buffer;
 let dir: string;
+/** A second shop of the worker (another seller of the simulator), for many-shop jobs. */
+let second: number;
 
 beforeAll(async () => {
   sim = await startSimulator({ demo: true, config: { fetchPictures: false } });
-  stack = await startTemporalStack({ demo: { baseUrl: sim.url, apiKey: 'pak_demo_selling_kit' } });
+  const seller = createSeller(sim.world, { username: 'second-shop' });
+  addAddress(sim.world, seller);
+  second = seller.id;
+  stack = await startTemporalStack({
+    demo: { baseUrl: sim.url, apiKey: 'pak_demo_selling_kit' },
+    second: { baseUrl: sim.url, apiKey: createApiKey(sim.world, 'partner-second', seller.id).key },
+  });
   ({ httpUrl, taskQueue, key, dir } = stack);
 }, 180_000);
 
@@ -31,11 +48,29 @@ afterAll(async () => {
   await sim?.close();
 }, 60_000);
 
-function mock(params: Record<string, unknown>, credentials: Record<string, unknown> = {}) {
+interface MockOptions {
+  version?: number;
+  items?: INodeExecutionData[];
+  /** Binary fields of every item, by name. */
+  binary?: Record<string, { data: Buffer; fileName: string }>;
+}
+
+function mock(
+  params: Record<string, unknown>,
+  credentials: Record<string, unknown> = {},
+  { version = 1, items = [{ json: {} }], binary = {} }: MockOptions = {},
+) {
   const calls: { method: string; url: string; body?: unknown }[] = [];
   const fns = {
-    getInputData: () => [{ json: {} }],
-    getNode: () => ({ id: 'n', name: 'Bulk', type: 'x', typeVersion: 1, position: [0, 0], parameters: {} }),
+    getInputData: () => items,
+    getNode: () => ({
+      id: 'n',
+      name: 'Bulk',
+      type: 'x',
+      typeVersion: version,
+      position: [0, 0],
+      parameters: {},
+    }),
     getExecutionId: () => 'exec-1',
     continueOnFail: () => false,
     getCredentials: async () => ({
@@ -50,12 +85,21 @@ function mock(params: Record<string, unknown>, credentials: Record<string, unkno
     getNodeParameter: (name: string, _i: number, fallback?: unknown) =>
       name in params ? params[name] : fallback,
     helpers: {
+      assertBinaryData(_i: number, name: string) {
+        if (!binary[name]) throw new Error(`No binary data property "${name}" exists on item!`);
+        return { fileName: binary[name].fileName, mimeType: 'text/csv', data: '' };
+      },
+      async getBinaryDataBuffer(_i: number, name: string) {
+        return binary[name]!.data;
+      },
       async httpRequestWithAuthentication(
         _type: string,
-        req: { method: string; url: string; body?: unknown },
+        req: { method: string; url: string; body?: unknown; qs?: Record<string, unknown> },
       ) {
         calls.push(req);
-        const res = await fetch(req.url, {
+        const url = new URL(req.url);
+        for (const [k, v] of Object.entries(req.qs ?? {})) url.searchParams.set(k, String(v));
+        const res = await fetch(url, {
           method: req.method,
           headers: { 'content-type': 'application/json' },
           body: req.body === undefined ? undefined : JSON.stringify(req.body),
@@ -65,7 +109,31 @@ function mock(params: Record<string, unknown>, credentials: Record<string, unkno
       },
     },
   };
-  return { fns: fns as unknown as IExecuteFunctions, calls };
+  return { fns: fns as unknown as IExecuteFunctions & ILoadOptionsFunctions, calls };
+}
+
+/** Feed rows as an n8n user's items: the CSV feed's columns, every cell a string. */
+const rowItem = (sku: string): INodeExecutionData => {
+  const names = header.split(',');
+  const cells = row(sku).split(',');
+  return { json: Object.fromEntries(names.map((n, i) => [n, cells[i]!])) };
+};
+
+/** The job input the node sent (opened with the codec key), from its start request. */
+const sentInput = (call: { body?: unknown }) =>
+  decodeValue((call.body as { input: { payloads: JsonPayload[] } }).input.payloads[0]!, key) as Record<
+    string,
+    unknown
+  >;
+
+const skusOf = (sellerId: number, prefix: string) =>
+  [...sim.world.sellers.get(sellerId)!.skus.keys()].filter((s) => s.startsWith(prefix)).sort();
+
+async function run(fns: IExecuteFunctions) {
+  const [out] = (await new MarketplaceBulkJob().execute.call(fns)) as [
+    { json: Record<string, unknown>; pairedItem?: unknown }[],
+  ];
+  return out;
 }
 
 const node = new MarketplaceBulkJob();
@@ -147,5 +215,151 @@ describe('Marketplace Bulk Job node', () => {
       .catch((e: unknown) => e);
     expect((unknown as Error).constructor.name).toBe('NodeApiError');
     expect((unknown as Error).message).toMatch(/No progress for job no-such-job/);
+  });
+});
+
+describe('Marketplace Bulk Job node, version 2', () => {
+  const start = (over: Record<string, unknown> = {}) => ({
+    operation: 'start',
+    feedSource: 'inputItems',
+    shops: ['demo'],
+    jobOperation: 'create',
+    wait: true,
+    maxWaitMinutes: 5,
+    ...over,
+  });
+
+  it('lists the input items (one listing each) in one job; the items reach the API, sealed in history', async () => {
+    const items = ['V2-1', 'V2-2', 'V2-3', 'V2-4', 'V2-5'].map(rowItem);
+    const { fns, calls } = mock(start({ jobId: 'v2-items' }), {}, { version: 2, items });
+    const out = await run(fns);
+    expect(out).toHaveLength(1);
+    expect(out[0]!.json).toMatchObject({
+      jobId: 'v2-items',
+      state: 'finished',
+      total: 5,
+      done: 5,
+      failed: 0,
+      items: 5,
+    });
+    expect(out[0]!.pairedItem).toEqual(items.map((_, item) => ({ item })));
+    expect(skusOf(1001, 'V2-')).toEqual(['V2-1', 'V2-2', 'V2-3', 'V2-4', 'V2-5']);
+    // The job carried its rows (the worker read nothing from n8n's disk): NDJSON read as sheet cells.
+    expect(sentInput(calls[0]!)).toMatchObject({
+      shop: { shopId: 'demo', credentialRef: 'demo' },
+      feed: {
+        path: 'n8n:input-items (5)',
+        format: 'ndjson',
+        cells: true,
+        content: expect.stringContaining('"sku":"V2-1"'),
+      },
+    });
+    const history = await (
+      await fetch(`${httpUrl}/api/v1/namespaces/default/workflows/bulk%3Av2-items/history`)
+    ).text();
+    expect(history).toContain('YmluYXJ5L2VuY3J5cHRlZA=='); // "binary/encrypted"
+    expect(history).not.toContain('V2-1');
+    expect(history).not.toContain(Buffer.from('V2-1').toString('base64').slice(0, 6));
+  });
+
+  it('lists the items in several shops, each shop its own listings', async () => {
+    const items = ['V2M-1', 'V2M-2'].map(rowItem);
+    const { fns, calls } = mock(
+      start({ jobId: 'v2-many', shops: ['demo', 'second'] }),
+      {},
+      { version: 2, items },
+    );
+    const [item] = await run(fns);
+    expect(item!.json).toMatchObject({ jobId: 'v2-many', state: 'finished', done: 4, failed: 0 });
+    expect(skusOf(1001, 'V2M-')).toEqual(['V2M-1', 'V2M-2']);
+    expect(skusOf(second, 'V2M-')).toEqual(['V2M-1', 'V2M-2']);
+    expect(sentInput(calls[0]!)).toMatchObject({
+      shops: [{ shopId: 'demo' }, { shopId: 'second' }],
+      maxConcurrentShops: 100,
+    });
+  });
+
+  it('lists a CSV file from a binary field', async () => {
+    const csv = [header, row('V2B-1'), row('V2B-2'), 'V2B-3,,oops'].join('\n') + '\n';
+    const { fns } = mock(
+      start({ feedSource: 'binary', binaryPropertyName: 'data', format: 'csv', jobId: 'v2-binary' }),
+      {},
+      { version: 2, binary: { data: { data: Buffer.from(csv), fileName: 'listings.csv' } } },
+    );
+    const [item] = await run(fns);
+    expect(item!.json).toMatchObject({ jobId: 'v2-binary', state: 'finished', total: 3, done: 2, failed: 1 });
+    expect(skusOf(1001, 'V2B-')).toEqual(['V2B-1', 'V2B-2']);
+    const missing = mock(
+      start({ feedSource: 'binary', binaryPropertyName: 'file', format: 'csv' }),
+      {},
+      { version: 2 },
+    );
+    await expect(run(missing.fns)).rejects.toThrow(/No binary data property "file"/);
+    expect(missing.calls).toHaveLength(0);
+  });
+
+  it('refuses a feed above the inline limit before starting anything, saying what to do', async () => {
+    const big = 'x'.repeat(600 * 1024);
+    const items = [
+      { json: { sku: 'BIG-1', description: big } },
+      { json: { sku: 'BIG-2', description: big } },
+    ];
+    const { fns, calls } = mock(start(), {}, { version: 2, items });
+    const error = (await run(fns).catch((e: unknown) => e)) as Error & { description?: string };
+    expect(error.constructor.name).toBe('NodeOperationError');
+    expect(error.message).toMatch(
+      /^Input Items: 1\.17 MiB \(1228\d{3} bytes\) is above the 1 MiB a job can carry inline$/,
+    );
+    expect(error.description).toMatch(/File Path or URL/);
+    expect(calls).toHaveLength(0);
+    const binary = mock(
+      start({ feedSource: 'binary', binaryPropertyName: 'data', format: 'csv' }),
+      {},
+      { version: 2, binary: { data: { data: Buffer.alloc(2 * 1024 * 1024, 0x41), fileName: 'huge.csv' } } },
+    );
+    await expect(run(binary.fns)).rejects.toThrow(
+      /^Input Binary Field "huge.csv": 2\.00 MiB \(2097152 bytes\) is above/,
+    );
+    expect(binary.calls).toHaveLength(0);
+  });
+
+  it("lists the worker's shops for the Shops field, through Temporal: names only", async () => {
+    const { fns } = mock({});
+    const shops = await new MarketplaceBulkJob().methods.loadOptions.getShops.call(fns);
+    expect(shops).toEqual([
+      { name: 'demo', value: 'demo' },
+      { name: 'second', value: 'second' },
+    ]);
+    expect(JSON.stringify(shops)).not.toMatch(/pak_/);
+  });
+
+  it('says so when no worker serves the task queue', async () => {
+    const { fns } = mock({}, { taskQueue: 'nobody-listens-here' });
+    await expect(new MarketplaceBulkJob().methods.loadOptions.getShops.call(fns)).rejects.toThrow(
+      'No selling-kit worker answered on task queue "nobody-listens-here" within 10s: start one (pnpm selling-kit dev), or check the credential\'s task queue',
+    );
+  }, 60_000);
+
+  it('Get Progress requires its Job ID and reads the job by it', async () => {
+    const empty = mock({ operation: 'progress', jobId: '' }, {}, { version: 2 });
+    await expect(run(empty.fns)).rejects.toThrow('Job ID: is required to get progress');
+    expect(empty.calls).toHaveLength(0);
+    const { fns } = mock({ operation: 'progress', jobId: 'v2-items' }, {}, { version: 2 });
+    const [item] = await run(fns);
+    expect(item!.json).toMatchObject({ jobId: 'v2-items', state: 'finished', done: 5 });
+  });
+
+  it('does not wait by default: the job id comes back at once', async () => {
+    const params = start({ jobId: 'v2-nowait' });
+    delete (params as Record<string, unknown>).wait;
+    const { fns } = mock(params, {}, { version: 2, items: [rowItem('V2N-1')] });
+    const [item] = await run(fns);
+    expect(item!.json).toEqual({
+      jobId: 'v2-nowait',
+      state: 'started',
+      shops: ['demo'],
+      operation: 'create',
+      items: 1,
+    });
   });
 });

@@ -302,10 +302,12 @@ describe('MarketplaceTrigger description and credential', () => {
         path: 'webhook',
       }),
     ]);
-    expect(d.credentials).toEqual([
+    // The secret always; an API credential only to register the URL (version 2, test/trigger-register).
+    expect(d.credentials![0]).toEqual(
       expect.objectContaining({ name: new MarketplaceWebhookApi().name, required: true }),
-    ]);
-    expect(d.properties.find((p) => p.type === 'notice')?.displayName).toMatch(/Production URL/);
+    );
+    expect(d.credentials!.slice(1).every((c) => c.displayOptions?.show?.registration)).toBe(true);
+    expect(d.properties.find((p) => p.name === 'registrationNotice')?.displayName).toMatch(/Production URL/);
   });
 
   it('offers exactly the core event types plus "Any Event"', () => {
@@ -314,9 +316,9 @@ describe('MarketplaceTrigger description and credential', () => {
     expect(values).toEqual(['*', ...WEBHOOK_EVENT_TYPES].sort());
   });
 
-  it('has nothing to register remotely (registration is out of band)', async () => {
+  it('version 1 has nothing to register remotely (registration is out of band)', async () => {
     const hooks = node.webhookMethods.default;
-    const ctx = {} as never;
+    const ctx = { getNodeParameter: () => ['*'], getNode: () => ({ typeVersion: 1 }) } as never;
     await expect(hooks.checkExists.call(ctx)).resolves.toBe(true);
     await expect(hooks.create.call(ctx)).resolves.toBe(true);
     await expect(hooks.delete.call(ctx)).resolves.toBe(true);

@@ -84,14 +84,18 @@ export function demoSeed(): SeedDocument {
   };
 }
 
-/** The demo listings of the GB shop; picture URLs point at this simulator's /demo-assets/. */
-export function demoListings(baseUrl: string): ProductCreateRequest[] {
+/**
+ * The demo listings of the GB shop; picture URLs point at this simulator's /demo-assets/. With `'US'`,
+ * the same items (same SKUs) cross-listed on the second shop in USD: a sale on one shop can be
+ * delisted on the other (`selling-kit dev`'s delist demo).
+ */
+export function demoListings(baseUrl: string, country: 'GB' | 'US' = 'GB'): ProductCreateRequest[] {
   const pic = (name: string) => [{ url: `${baseUrl}${DEMO_ASSET_PREFIX}${name}` }];
   const common = {
-    address: { country_code: 'GB' },
-    price_currency: 'GBP',
+    address: { country_code: country },
+    price_currency: country === 'GB' ? 'GBP' : 'USD',
     quantity: 1,
-    national_shipping_cost: '3.50',
+    national_shipping_cost: country === 'GB' ? '3.50' : '5.00',
     attributes: {},
   };
   return [
@@ -140,11 +144,15 @@ export interface DemoInfo {
   sellerId: number;
   username: string;
   apiKey: string;
+  /** The second shop (US, USD), holding the same SKUs. */
+  usSellerId: number;
   usApiKey: string;
   webhookSecret: string;
   oauth: { clientId: string; clientSecret: string; redirectUris: readonly string[] };
-  /** Product ids of the demo listings that could be created. */
+  /** Product ids of the demo listings that could be created (GB shop). */
   listings: number[];
+  /** Product ids of the same items on the US shop (same SKUs, USD). */
+  usListings: number[];
   /** Why listings are missing, when they are. */
   warnings: string[];
 }
@@ -157,6 +165,7 @@ export async function seedDemo(world: World, config: SimulatorConfig, baseUrl: s
     sellerId: DEMO.sellerId,
     username: DEMO.username,
     apiKey: DEMO.apiKey,
+    usSellerId: DEMO.usSellerId,
     usApiKey: DEMO.usApiKey,
     webhookSecret: DEMO.webhookSecret,
     oauth: {
@@ -165,18 +174,24 @@ export async function seedDemo(world: World, config: SimulatorConfig, baseUrl: s
       redirectUris: DEMO.oauth.redirectUris,
     },
     listings: [],
+    usListings: [],
     warnings: [],
   };
-  const seller = world.sellers.get(DEMO.sellerId)!;
-  for (const body of demoListings(baseUrl)) {
-    try {
-      const product = await createListing(world, config, seller, body, {
-        now: world.clock.now(),
-        skipPictureFetch: true,
-      });
-      info.listings.push(product.productId);
-    } catch (e) {
-      info.warnings.push(`demo listing ${body.sku}: ${(e as Error).message}`);
+  for (const [sellerId, country, ids] of [
+    [DEMO.sellerId, 'GB', info.listings],
+    [DEMO.usSellerId, 'US', info.usListings],
+  ] as const) {
+    const seller = world.sellers.get(sellerId)!;
+    for (const body of demoListings(baseUrl, country)) {
+      try {
+        const product = await createListing(world, config, seller, body, {
+          now: world.clock.now(),
+          skipPictureFetch: true,
+        });
+        ids.push(product.productId);
+      } catch (e) {
+        info.warnings.push(`demo listing ${body.sku} (${country}): ${(e as Error).message}`);
+      }
     }
   }
   return info;

@@ -1,7 +1,7 @@
 // Creating and seeding the world: partners, sellers (shops), API keys, OAuth clients, addresses.
 // Used by the admin surface, the demo seed and tests.
 import { randomBytes } from 'node:crypto';
-import type { SellerAddress } from '@selling-kit/api-client/core';
+import { LISTING_MARKETS, type SellerAddress } from '@selling-kit/api-client/core';
 import type { Clock } from './platform/clock.ts';
 import { defaultProvidersFor } from './domain/shipping.ts';
 import type {
@@ -63,15 +63,7 @@ export interface NewSeller {
   profile?: Partial<SellerProfile>;
 }
 
-const CURRENCY_BY_COUNTRY: Record<string, string> = {
-  GB: 'GBP',
-  US: 'USD',
-  AU: 'AUD',
-  IE: 'EUR',
-  FR: 'EUR',
-  DE: 'EUR',
-  IT: 'EUR',
-};
+const CURRENCY_BY_COUNTRY: Record<string, string> = LISTING_MARKETS;
 
 export function createSeller(world: World, input: NewSeller = {}): SellerState {
   const id = input.id ?? ++world.ids.seller;

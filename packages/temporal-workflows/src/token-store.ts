@@ -7,7 +7,8 @@
 //   over), re-reads the file, checks the version (compare-and-set), merges ONE seller, writes a temp file
 //   (mode 0600, fsync) and renames it over the store, then releases the lock. A failed write rejects that
 //   set() only. Rotated refresh tokens are on disk before anything uses them (set() is awaited).
-// Several hosts need a shared database with the same compare-and-set (see the package README).
+// Several hosts share the PostgreSQL store instead (token-store-pg.ts: the same contract, one row per
+// seller); openTokenStore (token-store-open.ts) picks one from SELLING_KIT_TOKEN_STORE.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { link, mkdir, open as openFile, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -25,29 +26,50 @@ const LOCK_STALE_MS = 30_000;
 
 type Sealed = Record<string, SellerTokens>;
 
-function seal(key: Buffer, plain: string): Buffer {
+/**
+ * AES-256-GCM: IV (12 bytes) + ciphertext + tag. `aad` binds the sealed bytes to where they are kept (the
+ * database store passes the seller's ref, so a row copied under another ref does not open).
+ */
+export function sealTokens(key: Buffer, plain: string, aad?: string): Buffer {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
+  if (aad !== undefined) cipher.setAAD(Buffer.from(aad, 'utf8'));
   return Buffer.concat([iv, cipher.update(plain, 'utf8'), cipher.final(), cipher.getAuthTag()]);
 }
 
-/** Opens with the first key that authenticates (codec.ts tokenStoreKeys: derived, then the raw key). */
-function unseal(keys: readonly Buffer[], sealed: Buffer, path: string): Sealed {
+/** The plain text, opened with the first key that authenticates; undefined when none does. */
+export function unsealTokens(keys: readonly Buffer[], sealed: Buffer, aad?: string): string | undefined {
   for (const key of keys) {
     try {
       const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(0, IV_BYTES));
+      if (aad !== undefined) decipher.setAAD(Buffer.from(aad, 'utf8'));
       decipher.setAuthTag(sealed.subarray(sealed.length - TAG_BYTES));
-      const plain = Buffer.concat([
+      return Buffer.concat([
         decipher.update(sealed.subarray(IV_BYTES, sealed.length - TAG_BYTES)),
         decipher.final(),
-      ]);
-      return JSON.parse(plain.toString('utf8')) as Sealed;
+      ]).toString('utf8');
     } catch {
       // not this key: try the next
     }
   }
+  return undefined;
+}
+
+/** Checks a store's keys: one key or several (the first seals), 32 bytes each. */
+export function tokenKeys(key: Buffer | readonly Buffer[]): readonly Buffer[] {
+  const keys = Buffer.isBuffer(key) ? [key] : key;
+  if (!keys.length || keys.some((k) => k.length !== 32))
+    throw new Error('the token store key must be 32 bytes (AES-256)');
+  return keys;
+}
+
+/** Opens with the first key that authenticates (codec.ts tokenStoreKeys: derived, then the raw key). */
+function unseal(keys: readonly Buffer[], sealed: Buffer, path: string): Sealed {
+  const plain = unsealTokens(keys, sealed);
   // Never overwrite what cannot be read: it holds other sellers' tokens.
-  throw new Error(`the token store ${path} cannot be opened: another key, or a damaged file`);
+  if (plain === undefined)
+    throw new Error(`the token store ${path} cannot be opened: another key, or a damaged file`);
+  return JSON.parse(plain) as Sealed;
 }
 
 const errno = (e: unknown) => (e as NodeJS.ErrnoException).code;
@@ -110,9 +132,7 @@ export function createFileTokenStore(
   path: string,
   key: Buffer | readonly Buffer[],
 ): TokenStore & { refs(): string[] } {
-  const keys = Buffer.isBuffer(key) ? [key] : key;
-  if (!keys.length || keys.some((k) => k.length !== 32))
-    throw new Error('the token store key must be 32 bytes (AES-256)');
+  const keys = tokenKeys(key);
   let cache: { iv: Buffer; tokens: Sealed } | undefined;
 
   /** The file's content now: read again only when its IV (new with every write) changed. */
@@ -158,7 +178,7 @@ export function createFileTokenStore(
         tmp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
         const file = await openFile(tmp, 'wx', 0o600);
         try {
-          await file.writeFile(seal(keys[0]!, JSON.stringify(all)));
+          await file.writeFile(sealTokens(keys[0]!, JSON.stringify(all)));
           await file.sync();
         } finally {
           await file.close();

@@ -17,6 +17,20 @@ export interface FeedRef {
    */
   path: string;
   format: FeedFormat;
+  /**
+   * The feed's text itself (CSV, a JSON array or NDJSON, as `format` says), carried in the job's input
+   * — sealed by the codec like every payload — instead of read from `path`, which then only names the
+   * feed in messages. For clients on another host than the worker (n8n's Bulk Job node: its input
+   * items, or a binary CSV). At most INLINE_FEED_MAX_BYTES (UTF-8): it travels in Temporal payloads
+   * (2 MiB each at most) and in the history of the job's runs (see snapshot.ts).
+   */
+  content?: string;
+  /**
+   * JSON / NDJSON records whose string values are spreadsheet cells, read like CSV columns
+   * (`rowToBody`: `pictures` split at `|`, `country_code` → `address`, numbers and booleans parsed);
+   * values of other types are taken as they are. n8n items from a sheet or a Code node.
+   */
+  cells?: boolean;
 }
 
 export interface Allowance {

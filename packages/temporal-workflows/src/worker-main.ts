@@ -12,19 +12,21 @@
 //                             this process never creates one (only `selling-kit dev` does, for its local stack)
 //   SELLING_KIT_MAX_CONCURRENT_ACTIVITIES  activities run at once (default: the SDK's, 100)
 //   SELLING_KIT_MAX_CACHED_WORKFLOWS       workflows kept in memory (default: the SDK's, from the heap)
+//   SELLING_KIT_SHUTDOWN_GRACE_TIME        after SIGTERM, in-flight activities get this long (default 10s),
+//                                          see worker-tuning.ts
+//   (SELLING_KIT_TOKEN_STORE may also be a postgres:// URL: the store shared by hosts, token-store-pg.ts)
+//   SELLING_KIT_METRICS_ADDRESS            host:port of a Prometheus endpoint (`/metrics`); off when unset
+//   SELLING_KIT_TRACING                    `otlp`: OpenTelemetry spans to OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createWorker,
-  DEFAULT_TASK_QUEUE,
-  SHUTDOWN_FORCE_TIME,
-  SHUTDOWN_GRACE_TIME,
-  stopOnSignals,
-} from './worker.ts';
+import { createWorker, DEFAULT_TASK_QUEUE, stopOnSignals } from './worker.ts';
 import { AesGcmCodec, CodecKeyError, codecEnabled, loadCodecKey, tokenStoreKeys } from './codec.ts';
-import { createFileTokenStore } from './token-store.ts';
-import type { Credential, CredentialStore } from './activities/index.ts';
+import { openTokenStore } from './token-store-open.ts';
+import { tuningFromEnv, TuningError, type WorkerTuning } from './worker-tuning.ts';
+import { installMetrics, METRICS_ADDRESS_ENV } from './metrics.ts';
+import { tracingFromEnv } from './tracing.ts';
+import type { Credential, CredentialStore, ShopNames } from './activities/index.ts';
 
 const env = process.env;
 const fail = (message: string): never => {
@@ -32,16 +34,11 @@ const fail = (message: string): never => {
   process.exit(2);
 };
 
-/** A positive integer from the environment, or undefined (the SDK's default) when unset or empty. */
-function count(name: string, value: string | undefined): number | undefined {
-  const text = value?.trim();
-  if (!text) return undefined;
-  const n = Number(text);
-  return Number.isInteger(n) && n > 0 ? n : fail(`${name} must be a positive integer, got "${text}"`);
-}
-
-/** The credentials file, read again when its modification time changes (a rotated key, a new shop). */
-function fileCredentials(path: string): CredentialStore {
+/**
+ * The credentials file, read again when its modification time changes (a rotated key, a new shop), and
+ * its shop names for the shop directory (names only: clients never see a key).
+ */
+function fileCredentials(path: string): { store: CredentialStore; names: ShopNames } {
   let cache: { mtimeMs: number; shops: Record<string, Credential> } | undefined;
   const read = () => {
     const mtimeMs = statSync(path).mtimeMs;
@@ -59,7 +56,7 @@ function fileCredentials(path: string): CredentialStore {
     return cache.shops;
   };
   read(); // a missing or broken file stops the worker at start
-  return (ref) => read()[ref];
+  return { store: (ref) => read()[ref], names: () => Object.keys(read()) };
 }
 
 const file = env.SELLING_KIT_CREDENTIALS;
@@ -74,39 +71,56 @@ try {
   if (!(e instanceof CodecKeyError)) throw e;
   fail(`${e.message}${encrypt ? ' (payload encryption is on: SELLING_KIT_CODEC=0 turns it off)' : ''}`);
 }
-const options = {
-  maxConcurrentActivityTaskExecutions: count(
-    'SELLING_KIT_MAX_CONCURRENT_ACTIVITIES',
-    env.SELLING_KIT_MAX_CONCURRENT_ACTIVITIES,
-  ),
-  maxCachedWorkflows: count('SELLING_KIT_MAX_CACHED_WORKFLOWS', env.SELLING_KIT_MAX_CACHED_WORKFLOWS),
-};
-let credentials: CredentialStore = () => undefined;
+let options: WorkerTuning;
 try {
-  if (file) credentials = fileCredentials(file);
+  options = tuningFromEnv(env);
+} catch (e) {
+  if (!(e instanceof TuningError)) throw e;
+  options = fail(e.message);
+}
+let credentials: CredentialStore = () => undefined;
+let shopNames: ShopNames = () => [];
+try {
+  if (file) ({ store: credentials, names: shopNames } = fileCredentials(file));
 } catch (e) {
   fail(`SELLING_KIT_CREDENTIALS: ${(e as Error).message}`);
 }
+// Before the first connection: the runtime (and its exporter) is the process's.
+const metricsAddress = env[METRICS_ADDRESS_ENV]?.trim();
+if (metricsAddress) {
+  try {
+    installMetrics(metricsAddress);
+  } catch (e) {
+    fail((e as Error).message);
+  }
+}
+// A file (one host) or a postgres:// URL (several hosts): token-store-open.ts.
+const tokens = env.SELLING_KIT_TOKEN_STORE
+  ? openTokenStore(env.SELLING_KIT_TOKEN_STORE, tokenStoreKeys(keys!))
+  : undefined;
+const tracing = tracingFromEnv('selling-kit-worker');
 const { worker, close } = await createWorker({
+  tracing,
   address: env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
   taskQueue: env.SELLING_KIT_TASK_QUEUE || undefined,
   credentials,
-  tokens: env.SELLING_KIT_TOKEN_STORE
-    ? createFileTokenStore(env.SELLING_KIT_TOKEN_STORE, tokenStoreKeys(keys!))
-    : undefined,
+  shopNames,
+  tokens,
   codec: encrypt ? new AesGcmCodec(keys!) : undefined,
   ...options,
-  shutdownForceTime: SHUTDOWN_FORCE_TIME,
 });
 stopOnSignals(worker, (signal) =>
-  console.log(`${signal}: already stopping (in-flight activities get up to ${SHUTDOWN_GRACE_TIME})`),
+  console.log(`${signal}: already stopping (in-flight activities get up to ${options.shutdownGraceTime} ms)`),
 );
+if (metricsAddress) console.log(`metrics on http://${metricsAddress}/metrics`);
 console.log(`worker ready on task queue ${env.SELLING_KIT_TASK_QUEUE || DEFAULT_TASK_QUEUE}`);
 try {
   await worker.run();
 } catch (e) {
-  // Activities still running after SHUTDOWN_FORCE_TIME: they are abandoned, Temporal retries them.
+  // Activities still running after the force time (grace + 15 s): they are abandoned, Temporal retries them.
   console.error(`worker stopped before its activities ended (${(e as Error).name}): Temporal retries them`);
   process.exitCode = 1;
 }
 await close();
+await tokens?.close?.();
+await tracing?.shutdown(); // the spans still queued

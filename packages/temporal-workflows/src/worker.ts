@@ -11,8 +11,9 @@ import {
 } from '@temporalio/worker';
 import type { Duration, PayloadCodec } from '@temporalio/common';
 import { Client, Connection } from '@temporalio/client';
-import { createActivities, type ActivityDeps } from './activities/index.ts';
+import { createActivities, type ActivityDeps, type ShopDirectoryDeps } from './activities/index.ts';
 import { dataConverter, failureConverterPath } from './data-converter.ts';
+import { TRACING_WORKFLOW_MODULE, type Tracing } from './tracing.ts';
 
 export const DEFAULT_TASK_QUEUE = 'selling-kit';
 /** In-flight activities get this long to finish after a stop signal; then they are cancelled. */
@@ -24,7 +25,8 @@ export const SHUTDOWN_GRACE_TIME = '10s';
  */
 export const SHUTDOWN_FORCE_TIME = '25s';
 
-export interface WorkerOptions extends ActivityDeps {
+/** `shopNames` lists the shops of `credentials` for the shop directory (clients' shop pickers). */
+export interface WorkerOptions extends ActivityDeps, ShopDirectoryDeps {
   address: string;
   namespace?: string;
   taskQueue?: string;
@@ -38,6 +40,8 @@ export interface WorkerOptions extends ActivityDeps {
   shutdownGraceTime?: Duration;
   /** None by default: wait for in-flight activities (worker-main passes SHUTDOWN_FORCE_TIME). */
   shutdownForceTime?: Duration;
+  /** OpenTelemetry (tracing.ts): workflow, activity and request spans. Off when absent. */
+  tracing?: Tracing;
 }
 
 /** Where the workflow code is, and how to bundle it (shared by workers and replay tests). */
@@ -62,16 +66,20 @@ export function onceSucceeded<T>(make: () => Promise<T>): () => Promise<T> {
     }));
 }
 
-/** The workflow code, bundled once per process and shared by every worker it creates. */
-export const workflowBundle = onceSucceeded(() =>
+const bundle = (workflowInterceptorModules: string[]) =>
   bundleWorkflowCode({
     workflowsPath: workflowCode.workflowsPath!,
     webpackConfigHook: workflowCode.bundlerOptions?.webpackConfigHook,
     // Workflow failures go through the codec too (the bundle holds the workflow side's converter).
     failureConverterPath,
+    workflowInterceptorModules,
     logger: new DefaultLogger('WARN'),
-  }),
-);
+  });
+
+/** The workflow code, bundled once per process and shared by every worker it creates. */
+export const workflowBundle = onceSucceeded(() => bundle([]));
+/** The same with OpenTelemetry's workflow interceptors (a tracing worker; spans only, no commands). */
+export const tracedWorkflowBundle = onceSucceeded(() => bundle([TRACING_WORKFLOW_MODULE]));
 
 export async function createWorker(
   options: WorkerOptions,
@@ -85,13 +93,15 @@ export async function createWorker(
     connection: clientConnection,
     namespace: options.namespace,
     dataConverter: converter,
+    interceptors: options.tracing ? { workflow: options.tracing.clientInterceptors() } : undefined,
   });
   const closers: (() => Promise<void>)[] = [];
   const worker = await Worker.create({
     connection,
     namespace: options.namespace ?? 'default',
     taskQueue,
-    workflowBundle: await workflowBundle(),
+    workflowBundle: await (options.tracing ? tracedWorkflowBundle() : workflowBundle()),
+    ...options.tracing?.workerOptions(),
     activities: createActivities({ temporal, taskQueue, ...options, closers }),
     dataConverter: converter,
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions,
@@ -107,6 +117,7 @@ export async function createWorker(
     for (const c of closers) await c();
     await clientConnection.close();
     await connection.close();
+    await options.tracing?.flush(); // spans still queued leave before the process does
   };
   return { worker, connection, close };
 }

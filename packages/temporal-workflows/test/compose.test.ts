@@ -1,11 +1,17 @@
 // Static checks of the root docker-compose.yml (no Docker engine runs in CI): the file must satisfy the
 // compose-spec JSON schema (vendored in deploy/compose-spec.json) and stay honest — dependencies,
 // health checks, build contexts, mounts, pinned images and the worker's environment agree with the repo.
-import { existsSync, readFileSync } from 'node:fs';
+// One source of values: the services' settings live in deploy/env/*.env, which the native topology test
+// (test/topology/) reads too, changing only addresses, ports and paths (NATIVE_OVERRIDES); these checks
+// keep those files, compose and the code in agreement.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
+import { SEARCH_ATTRIBUTE_FLAGS } from '../src/search-attributes.ts';
+import { SHUTDOWN_FORCE_MARGIN_MS, DEFAULT_SHUTDOWN_GRACE_MS } from '../src/worker-tuning.ts';
+import { NATIVE_OVERRIDES, parseEnvFile, type DeployEnvFile } from './topology/deploy-env.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
@@ -17,6 +23,9 @@ interface Service {
   healthcheck?: { test?: string | string[]; disable?: boolean };
   volumes?: (string | { type?: string; source?: string; target?: string })[];
   environment?: string[] | Record<string, string | number | boolean | null>;
+  env_file?: string | (string | { path: string })[];
+  ports?: (string | number | { target?: number; published?: string | number })[];
+  stop_grace_period?: string;
   profiles?: string[];
   command?: string | string[];
 }
@@ -109,10 +118,23 @@ function imageProblems(doc: ComposeFile): string[] {
   return problems;
 }
 
-const environment = (s: Service): Record<string, string> =>
+/** The service's env files, as repository paths. */
+const envFiles = (s: Service): string[] =>
+  [s.env_file ?? []].flat().map((f) => (typeof f === 'string' ? f : f.path).replace(/^\.\//, ''));
+
+/** `environment:` only. */
+const ownEnvironment = (s: Service): Record<string, string> =>
   Array.isArray(s.environment)
     ? Object.fromEntries(s.environment.map((e) => [e.split('=')[0], e.split('=').slice(1).join('=')]))
     : Object.fromEntries(Object.entries(s.environment ?? {}).map(([k, v]) => [k, String(v ?? '')]));
+
+/** What the container gets: its env files in order, then `environment:` (which wins, as in compose). */
+const environment = (s: Service): Record<string, string> =>
+  Object.assign(
+    {},
+    ...envFiles(s).map((f) => (existsSync(join(root, f)) ? parseEnvFile(read(f), f) : {})),
+    ownEnvironment(s),
+  ) as Record<string, string>;
 
 /** Environment variables read by a module and, recursively, by the local modules it imports. */
 function envVarsRead(entry: string, seen = new Set<string>()): Set<string> {
@@ -155,6 +177,136 @@ function dockerfileProblems(dockerfile: string): string[] {
     const [, script] = JSON.parse(`[${m[1]}]`) as string[];
     if (script && !existsSync(join(root, script))) problems.push(`CMD script ${script} does not exist`);
   }
+  return problems;
+}
+
+/** Env files: in deploy/env, in the format both readers share, no secret, no key also in `environment:`. */
+function envFileProblems(doc: ComposeFile): string[] {
+  const problems: string[] = [];
+  const secret = /(PASSWORD|_PWD|_KEY|SECRET)$/;
+  for (const [name, service] of Object.entries(doc.services)) {
+    const own = ownEnvironment(service);
+    for (const file of envFiles(service)) {
+      if (!file.startsWith('deploy/env/')) problems.push(`${name}: env file ${file} is not in deploy/env/`);
+      if (!existsSync(join(root, file))) {
+        problems.push(`${name}: env file ${file} does not exist`);
+        continue;
+      }
+      let values: Record<string, string> = {};
+      try {
+        values = parseEnvFile(read(file), file);
+      } catch (e) {
+        problems.push((e as Error).message);
+      }
+      for (const key of Object.keys(values)) {
+        if (secret.test(key)) problems.push(`${file}: ${key} looks like a secret (secrets come from .env)`);
+        if (key in own) problems.push(`${name}: ${key} is set in ${file} and in environment (one home)`);
+      }
+    }
+  }
+  return problems;
+}
+
+/**
+ * What the native harness may change: each file of deploy/env has an entry, compose uses it, and every
+ * key changed is there and holds an address (a service name, host:port, 0.0.0.0), a port or a path.
+ */
+function overrideProblems(doc: ComposeFile, overrides: Record<string, readonly string[]>): string[] {
+  const problems: string[] = [];
+  const used = new Set(Object.values(doc.services).flatMap(envFiles));
+  const services = new Set(Object.keys(doc.services));
+  const files = readdirSync(join(root, 'deploy/env')).filter((f) => f.endsWith('.env'));
+  for (const file of files) {
+    if (!(file in overrides)) problems.push(`deploy/env/${file} is not read by the native harness`);
+    if (!used.has(`deploy/env/${file}`))
+      problems.push(`deploy/env/${file} is not used by docker-compose.yml`);
+  }
+  for (const [file, keys] of Object.entries(overrides)) {
+    if (!files.includes(file)) {
+      problems.push(`NATIVE_OVERRIDES names deploy/env/${file}, which does not exist`);
+      continue;
+    }
+    const values = parseEnvFile(read(`deploy/env/${file}`), file);
+    for (const key of keys) {
+      const value = values[key];
+      if (value === undefined) problems.push(`${file}: ${key} (changed natively) is not set`);
+      else if (
+        !services.has(value.split(':')[0] ?? '') &&
+        !/^\d+$/.test(value) &&
+        value !== '0.0.0.0' &&
+        !/^(\/|config\/)/.test(value)
+      )
+        problems.push(
+          `${file}: ${key}=${value} is not an address, port or path: the native run must use it as is`,
+        );
+    }
+  }
+  return problems;
+}
+
+/** Values that must agree across services, files and code. */
+function agreementProblems(doc: ComposeFile): string[] {
+  const problems: string[] = [];
+  const s = doc.services;
+  const pgEnv = environment(s.postgresql);
+  const temporal = environment(s.temporal);
+  const schema = environment(s['temporal-schema'] ?? {});
+  const n8n = environment(s.n8n);
+  const worker = environment(s.worker);
+  const namespace = environment(s['temporal-namespace'] ?? {});
+  const same = (what: string, values: (string | undefined)[]) => {
+    if (new Set(values).size !== 1 || values[0] === undefined)
+      problems.push(`${what} differ: ${values.map((v) => v ?? '(unset)').join(' / ')}`);
+  };
+  same('PostgreSQL users (postgresql, temporal-schema, temporal, n8n)', [
+    pgEnv.POSTGRES_USER,
+    schema.POSTGRES_USER,
+    temporal.POSTGRES_USER,
+    n8n.DB_POSTGRESDB_USER,
+  ]);
+  same("n8n's database (created by postgresql, used by n8n)", [
+    pgEnv.POSTGRES_DB,
+    n8n.DB_POSTGRESDB_DATABASE,
+  ]);
+  same('PostgreSQL hosts (the postgresql service)', [
+    'postgresql',
+    schema.POSTGRES_SEEDS,
+    temporal.POSTGRES_SEEDS,
+    n8n.DB_POSTGRESDB_HOST,
+  ]);
+  same('persistence of the schema set-up and the server', [
+    [schema.DB, schema.DBNAME, schema.VISIBILITY_DBNAME].join(' '),
+    [temporal.DB, temporal.DBNAME, temporal.VISIBILITY_DBNAME].join(' '),
+  ]);
+  same('persistence plugin', ['postgres12', temporal.DB]);
+  const published = (s.temporal.ports ?? []).map((p) => String(p).split(':').at(-1));
+  same("the frontend port (server, its published port, clients' address)", [
+    temporal.FRONTEND_GRPC_PORT,
+    published[0],
+    worker.TEMPORAL_ADDRESS?.split(':')[1],
+    namespace.TEMPORAL_ADDRESS?.split(':')[1],
+  ]);
+  same('the namespace (set up, used by the worker: "default")', [namespace.TEMPORAL_NAMESPACE, 'default']);
+  const attributes = SEARCH_ATTRIBUTE_FLAGS.filter((_, i) => i % 2 === 1).map((f) => f.split('=')[0]);
+  same('search attributes (namespace set-up, src/search-attributes.ts)', [
+    namespace.SELLING_KIT_SEARCH_ATTRIBUTES,
+    attributes.join(','),
+  ]);
+  const tag = (image?: string) => image?.split(':')[1];
+  const setupVersion = /SELLING_KIT_TEMPORAL_SERVER_VERSION:-([\d.]+)/.exec(
+    read('scripts/setup-temporal-server.sh'),
+  )?.[1];
+  same('Temporal server versions (server image, admin-tools image, scripts/setup-temporal-server.sh)', [
+    tag(s.temporal.image),
+    tag(s['temporal-schema']?.image),
+    tag(s['temporal-namespace']?.image),
+    setupVersion,
+  ]);
+  const stop = /^(\d+)s$/.exec(s.worker.stop_grace_period ?? '')?.[1];
+  if (!stop || Number(stop) * 1000 <= DEFAULT_SHUTDOWN_GRACE_MS + SHUTDOWN_FORCE_MARGIN_MS)
+    problems.push(
+      `worker: stop_grace_period ${s.worker.stop_grace_period} must exceed the worker's force time`,
+    );
   return problems;
 }
 
@@ -215,6 +367,18 @@ describe('docker-compose.yml', () => {
     expect(workerEnvProblems(compose())).toEqual([]);
   });
 
+  test('env files: in deploy/env, one format, no secrets, no key set twice for a service', () => {
+    expect(envFileProblems(compose())).toEqual([]);
+  });
+
+  test('the native harness reads every env file compose uses and changes only addresses, ports, paths', () => {
+    expect(overrideProblems(compose(), NATIVE_OVERRIDES)).toEqual([]);
+  });
+
+  test('values agree across services, env files and code (users, hosts, ports, versions, attributes)', () => {
+    expect(agreementProblems(compose())).toEqual([]);
+  });
+
   test('the simulator command uses flags the simulator CLI defines', () => {
     const cli = read('packages/simulator/src/cli.ts');
     const command = [compose().services.simulator.command ?? []].flat();
@@ -268,9 +432,61 @@ describe('the compose checks fail on broken files', () => {
   test('worker environment: a variable the worker reads but compose does not set', () => {
     const doc = base();
     const env = doc.services.worker.environment as Record<string, string>;
-    delete env.SELLING_KIT_TASK_QUEUE;
-    expect(workerEnvProblems(doc)).toEqual([
-      'worker: SELLING_KIT_TASK_QUEUE (read by the worker) is not set',
+    delete env.SELLING_KIT_CODEC_KEY;
+    expect(workerEnvProblems(doc)).toEqual(['worker: SELLING_KIT_CODEC_KEY (read by the worker) is not set']);
+    doc.services.worker.env_file = ['deploy/env/temporal-client.env']; // worker.env forgotten
+    expect(workerEnvProblems(doc)).toEqual(
+      expect.arrayContaining(['worker: SELLING_KIT_TASK_QUEUE (read by the worker) is not set']),
+    );
+  });
+
+  test('env files: outside deploy/env, missing, quoted, interpolated, a key also in environment', () => {
+    const doc = base();
+    doc.services.n8n.env_file = ['deploy/env/n8n.env', 'n8n.env', 'deploy/env/missing.env'];
+    (doc.services.n8n.environment as Record<string, string>).DB_TYPE = 'sqlite';
+    expect(envFileProblems(doc)).toEqual([
+      'n8n: DB_TYPE is set in deploy/env/n8n.env and in environment (one home)',
+      'n8n: env file n8n.env is not in deploy/env/',
+      'n8n: env file n8n.env does not exist',
+      'n8n: env file deploy/env/missing.env does not exist',
+    ]);
+    expect(() => parseEnvFile('A="quoted"', 'x.env')).toThrow('x.env:1: not KEY=value');
+    expect(() => parseEnvFile('A=${B}', 'x.env')).toThrow('x.env:1');
+    expect(() => parseEnvFile('A=1\nA=2', 'x.env')).toThrow('A is set twice');
+    expect(() => parseEnvFile('A=x y', 'x.env')).toThrow('x.env:1'); // a shell would run `y`
+  });
+
+  test('native overrides: an unread file, an unknown key, a value that is not an address, port or path', () => {
+    const doc = base();
+    delete doc.services.n8n.env_file;
+    const overrides: Record<string, readonly string[]> = {
+      ...NATIVE_OVERRIDES,
+      'temporal-persistence.env': ['DB_PORT', 'DB', 'NO_SUCH_KEY'],
+    };
+    delete overrides['worker.env' satisfies DeployEnvFile];
+    expect(overrideProblems(doc, overrides).sort()).toEqual([
+      'deploy/env/n8n.env is not used by docker-compose.yml',
+      'deploy/env/worker.env is not read by the native harness',
+      'temporal-persistence.env: DB=postgres12 is not an address, port or path: the native run must use it as is',
+      'temporal-persistence.env: NO_SUCH_KEY (changed natively) is not set',
+    ]);
+  });
+
+  test('agreement: a user, a port, a version, the attributes and the stop time that drifted', () => {
+    const doc = base();
+    (doc.services.n8n.environment as Record<string, string>).DB_POSTGRESDB_USER = 'n8n';
+    doc.services.temporal.ports = ['127.0.0.1:7233:7234'];
+    doc.services['temporal-namespace']!.image = 'temporalio/admin-tools:1.30.0';
+    doc.services['temporal-namespace']!.env_file = [];
+    doc.services.worker.stop_grace_period = '20s';
+    const problems = agreementProblems(doc).map((p) => p.split(' differ')[0]);
+    expect(problems).toEqual([
+      'PostgreSQL users (postgresql, temporal-schema, temporal, n8n)',
+      "the frontend port (server, its published port, clients' address)",
+      'the namespace (set up, used by the worker: "default")',
+      'search attributes (namespace set-up, src/search-attributes.ts)',
+      'Temporal server versions (server image, admin-tools image, scripts/setup-temporal-server.sh)',
+      "worker: stop_grace_period 20s must exceed the worker's force time",
     ]);
   });
 

@@ -1,9 +1,9 @@
 // A separate worker-like process for the token tests (run with `node`, driven over IPC): it holds
 // its own file token store and its own activities, as a second worker process on the same host would.
 // Per-process state is what is under test, so this must be a real process, not a second instance.
-//   env TOKEN_STORE (the sealed file), TOKEN_KEYS (base64 keys of 32 bytes, comma-separated; the first seals)
+//   env TOKEN_STORE (the sealed file, or a postgres:// URL: token-store-open.ts), TOKEN_KEYS (base64 keys of 32 bytes, comma-separated; the first seals)
 import { createAuthActivities } from '../src/activities/auth.ts';
-import { createFileTokenStore } from '../src/token-store.ts';
+import { openTokenStore } from '../src/token-store-open.ts';
 import type { SellerTokens } from '../src/activities/index.ts';
 
 export type Request =
@@ -17,7 +17,7 @@ export type Ask = Request extends infer R ? (R extends unknown ? Omit<R, 'id'> :
 export type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
 
 const keys = process.env.TOKEN_KEYS!.split(',').map((k) => Buffer.from(k, 'base64'));
-const store = createFileTokenStore(process.env.TOKEN_STORE!, keys.length === 1 ? keys[0]! : keys);
+const store = openTokenStore(process.env.TOKEN_STORE!, keys.length === 1 ? keys[0]! : keys);
 // The seller-auth activities as a worker builds them (they use only the token store).
 const activities = createAuthActivities({ deps: { credentials: () => undefined, tokens: store } });
 

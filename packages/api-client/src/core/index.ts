@@ -12,3 +12,4 @@ export * from './validate.ts';
 export * from './webhooks.ts';
 export * from './oauth.ts';
 export * from './rules/index.ts';
+export * from './listings.ts';

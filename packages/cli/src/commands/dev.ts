@@ -1,7 +1,9 @@
 // `selling-kit dev`: the main job. Starts the embedded stack (Temporal dev server with its data in
-// <home>/dev, the simulator with the demo shop, the UI codec endpoint, a worker), runs a bulk listing of
+// <home>/dev, the simulator with the demo shop, the UI codec endpoint, a worker, and n8n with this
+// repository's nodes and example workflows when it is installed), runs a bulk listing of
 // examples/listings.csv with live progress, prints the report, the counts and the Temporal UI address,
-// then keeps the stack up until Ctrl-C (or stops at once with --exit-when-done).
+// shows the n8n workflows reacting to a sale and a like, then keeps the stack up until Ctrl-C (or stops
+// at once with --exit-when-done).
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
@@ -9,9 +11,11 @@ import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { AesGcmCodec, startCodecServer } from '@selling-kit/temporal-workflows';
 import { action, type Context } from '../context.ts';
 import { CliError, EXIT } from '../errors.ts';
+import { launchDevN8n, readyLines, demoLines, setUpDevN8n, type DevN8n } from '../n8n/dev.ts';
 import { startTemporalDevServer } from '../stack.ts';
 import { codecKey, saveShop } from '../stores.ts';
 import { runBulk } from './bulk.ts';
+import { simulatePurchase, startDelistDemo } from './dev-delist.ts';
 import { startWorker } from './worker.ts';
 
 export const EXAMPLE_FEED = fileURLToPath(new URL('../../../../examples/listings.csv', import.meta.url));
@@ -23,6 +27,8 @@ interface DevOptions {
   codecPort: string;
   exitWhenDone?: boolean;
   job: boolean;
+  n8n: boolean;
+  n8nPort: string;
 }
 
 async function dev(ctx: Context, opts: DevOptions): Promise<number> {
@@ -38,7 +44,8 @@ async function dev(ctx: Context, opts: DevOptions): Promise<number> {
   process.on('SIGTERM', onSignal);
   try {
     // The local stack owns this machine's key: created on the first run (the only place one is minted).
-    const codec = new AesGcmCodec(codecKey(config, { create: true }));
+    const keyring = codecKey(config, { create: true });
+    const codec = new AesGcmCodec(keyring);
     // For the dev UI only (it cannot send a token): its origin alone, on 127.0.0.1, decode only.
     const codecServerOptions = {
       codec,
@@ -49,6 +56,15 @@ async function dev(ctx: Context, opts: DevOptions): Promise<number> {
       () => startCodecServer(codecServerOptions),
     );
     cleanups.push(() => codecServer.close());
+    // n8n first: its ~30 s start overlaps Temporal's, the simulator's and the demo job.
+    const devHome = join(config.home, 'dev');
+    const n8nLaunch: Promise<DevN8n | undefined> = opts.n8n
+      ? launchDevN8n(devHome, Number(opts.n8nPort), out).catch((e: Error) => {
+          out.info(`n8n: not started (${e.message}); the rest of the stack runs without it`);
+          return undefined;
+        })
+      : Promise.resolve(undefined);
+    cleanups.push(async () => (await n8nLaunch)?.stop());
     out.info(
       `starting Temporal dev server on ${config.temporalAddress} (data in ${join(config.home, 'dev')}) …`,
     );
@@ -84,6 +100,12 @@ async function dev(ctx: Context, opts: DevOptions): Promise<number> {
       apiKey: sim.demo!.apiKey,
       addedAt: new Date().toISOString(),
     });
+    // The second demo shop (same SKUs, USD): where the delist demo marks a sale of the first one sold.
+    await saveShop(config, 'demo-us', {
+      baseUrl: sim.url,
+      apiKey: sim.demo!.usApiKey,
+      addedAt: new Date().toISOString(),
+    });
     const { worker, close } = await startWorker({ ...config, uiUrl: temporal.uiUrl }, undefined, {
       createKey: true,
     });
@@ -94,6 +116,27 @@ async function dev(ctx: Context, opts: DevOptions): Promise<number> {
       await running;
       await close();
     });
+    const n8n = await n8nLaunch;
+    const currentKey = keyring.keys.get(keyring.currentId);
+    const [temporalHost, temporalPort] = temporal.address.split(':');
+    // Started now, awaited after the demo job: n8n gets ready meanwhile.
+    const n8nSetup = n8n
+      ? setUpDevN8n(n8n, {
+          shop: { baseUrl: sim.url, apiKey: sim.demo!.apiKey },
+          usShop: { baseUrl: sim.url, apiKey: sim.demo!.usApiKey },
+          webhookSecret: sim.demo!.webhookSecret,
+          temporal: {
+            url: `http://${temporalHost}:${Number(temporalPort) + 10}`,
+            namespace: config.namespace,
+            taskQueue: config.taskQueue,
+            codecKey: config.codec && currentKey ? currentKey.toString('base64') : '',
+            reportDir: config.reportDir,
+          },
+        }).catch((e: Error) => {
+          out.info(`\nn8n: set-up failed (${e.message}); see ${n8n.process.logFile}`);
+          return undefined;
+        })
+      : Promise.resolve(undefined);
     out.info(
       [
         'embedded stack ready:',
@@ -101,6 +144,7 @@ async function dev(ctx: Context, opts: DevOptions): Promise<number> {
         `  simulator:   ${sim.url} (demo shop "demo", seller ${sim.demo!.sellerId})`,
         `  codec:       ${codecServer.url} (the UI decodes payloads through it)`,
         `  worker:      task queue ${config.taskQueue}`,
+        ...(n8n ? [`  n8n editor:  ${n8n.url} (starting, ~30 s; log ${n8n.process.logFile})`] : []),
       ].join('\n'),
     );
     let code: number = EXIT.ok;
@@ -113,9 +157,37 @@ async function dev(ctx: Context, opts: DevOptions): Promise<number> {
       });
       // Invalid and refused items are in the example on purpose: a finished job is a successful demo.
       if (code === EXIT.itemsFailed) code = EXIT.ok;
+      // Delist everywhere on sale: a purchase on "demo", the same SKU marked sold on "demo-us".
+      const delist = await startDelistDemo({ ...config, uiUrl: temporal.uiUrl }, sim);
+      cleanups.push(() => delist.close());
+      const { sku, delayMs } = await simulatePurchase(sim);
+      out.info(
+        [
+          `\ndelist on sale (webhook receiver ${delist.receiver.url}):`,
+          `  simulated purchase of ${sku} on "demo" → ${sku} marked sold on "demo-us" in ${delayMs} ms`,
+          '  (signed v1:order.new → receiver → delist workflow → mark-as-sold on every other shop)',
+        ].join('\n'),
+      );
+    }
+    const n8nReady = await Promise.race([n8nSetup, stopped.then(() => undefined)]);
+    if (n8n && n8nReady) {
+      out.info(readyLines(n8n, n8nReady).join('\n'));
+      if (opts.job)
+        out.info(
+          (
+            await demoLines(n8nReady, {
+              adminUrl: sim.adminUrl,
+              sellerId: sim.demo!.sellerId,
+              listings: sim.demo!.listings,
+            }).catch((e: Error) => [`\nn8n demo: ${e.message}`])
+          ).join('\n'),
+        );
     }
     if (!opts.exitWhenDone) {
-      out.info(`\nthe stack keeps running (Temporal UI ${temporal.uiUrl}); Ctrl-C stops everything.`);
+      const editor = n8n && n8nReady ? `, n8n editor ${n8n.url}` : '';
+      out.info(
+        `\nthe stack keeps running (Temporal UI ${temporal.uiUrl}${editor}); Ctrl-C stops everything.`,
+      );
       await stopped;
     }
     return code;
@@ -134,19 +206,22 @@ export function registerDev(program: Command): void {
   program
     .command('dev')
     .description(
-      'the main job: embedded Temporal + simulator + worker, then a demo bulk listing with live progress',
+      'the main job: embedded Temporal + simulator + worker + n8n, then a demo bulk listing with live progress',
     )
     .option('--feed <file>', 'feed of the demo job', EXAMPLE_FEED)
     .option('--sim-port <port>', 'simulator API port (admin: the next one)', '4010')
     .option('--ui-port <port>', 'Temporal UI port', '8233')
     .option('--codec-port <port>', 'codec endpoint port for the UI', '8234')
     .option('--no-job', 'start the stack only')
+    .option('--no-n8n', 'do not start n8n (installed by scripts/setup-n8n.sh)')
+    .option('--n8n-port <port>', 'n8n editor port (0: a free one)', '5678')
     .option('--exit-when-done', 'stop the stack when the demo job ends (CI, tests)')
     .addHelpText(
       'after',
       `
 Examples:
-  $ selling-kit dev                      # then open the Temporal UI it prints
+  $ selling-kit dev                      # then open the Temporal UI and the n8n editor it prints
+  $ selling-kit dev --no-n8n             # without n8n
   $ selling-kit dev --no-job             # the stack only; run jobs from another terminal
   $ selling-kit dev --exit-when-done --json`,
     )

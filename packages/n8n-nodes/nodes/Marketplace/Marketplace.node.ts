@@ -1,4 +1,14 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+// The Marketplace action node: every resource and operation of the Selling API. Version 2 (the
+// default) picks products with a resource locator, returns full records and offers dynamic options;
+// version 1's parameters stay for saved workflows.
+import type {
+  IExecuteFunctions,
+  INodeExecutionData,
+  INodeProperties,
+  INodePropertyOptions,
+  INodeType,
+  INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 import * as insights from './actions/insights';
 import * as offers from './actions/offers';
@@ -9,6 +19,46 @@ import * as refunds from './actions/refunds';
 import * as shipping from './actions/shipping';
 import * as shop from './actions/shop';
 import { router } from './actions/router';
+import { listSearch, loadOptions } from './methods';
+
+const RESOURCE_OPTIONS: INodePropertyOptions[] = [
+  { name: 'Insight', value: 'insights' },
+  { name: 'Offer', value: 'offers' },
+  { name: 'Order', value: 'orders' },
+  { name: 'Pricing', value: 'pricing' },
+  { name: 'Product', value: 'products' },
+  { name: 'Refund', value: 'refunds' },
+  { name: 'Shipping', value: 'shipping' },
+  { name: 'Shop', value: 'shop' },
+];
+
+const OPERATION_FIELDS: INodeProperties[] = [
+  ...products.description,
+  ...offers.description,
+  ...orders.description,
+  ...refunds.description,
+  ...shipping.description,
+  ...shop.description,
+  ...insights.description,
+  ...pricing.description,
+];
+
+/**
+ * The canvas subtitle, "Mark as Sold: Product": the operation's and the resource's display names,
+ * looked up from the tables below (n8n evaluates the expression with the node's parameters).
+ */
+function subtitleExpression(): string {
+  const resources = Object.fromEntries(RESOURCE_OPTIONS.map((o) => [o.value, o.name]));
+  const operations: Record<string, string> = {};
+  for (const field of OPERATION_FIELDS.filter((f) => f.name === 'operation'))
+    for (const resource of (field.displayOptions?.show?.resource ?? []) as string[])
+      for (const option of (field.options ?? []) as INodePropertyOptions[])
+        operations[`${resource}:${String(option.value)}`] = option.name;
+  return (
+    `={{ (${JSON.stringify(operations)})[$parameter["resource"] + ":" + $parameter["operation"]]` +
+    ` + ": " + (${JSON.stringify(resources)})[$parameter["resource"]] }}`
+  );
+}
 
 /** Every resource and operation of the Selling API, on the shared client core. */
 export class Marketplace implements INodeType {
@@ -17,9 +67,10 @@ export class Marketplace implements INodeType {
     name: 'marketplace',
     icon: { light: 'file:marketplace.svg', dark: 'file:marketplace.dark.svg' },
     group: ['transform'],
-    version: 1,
-    subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-    description: 'Manage listings, offers, orders, refunds and shipping of a marketplace shop',
+    version: [1, 2],
+    defaultVersion: 2,
+    subtitle: subtitleExpression(),
+    description: 'Manage products, offers, orders, refunds and shipping of a marketplace shop',
     defaults: { name: 'Marketplace' },
     usableAsTool: true,
     inputs: [NodeConnectionTypes.Main],
@@ -48,28 +99,14 @@ export class Marketplace implements INodeType {
         name: 'resource',
         type: 'options',
         noDataExpression: true,
-        options: [
-          { name: 'Insight', value: 'insights' },
-          { name: 'Offer', value: 'offers' },
-          { name: 'Order', value: 'orders' },
-          { name: 'Pricing', value: 'pricing' },
-          { name: 'Product', value: 'products' },
-          { name: 'Refund', value: 'refunds' },
-          { name: 'Shipping', value: 'shipping' },
-          { name: 'Shop', value: 'shop' },
-        ],
+        options: RESOURCE_OPTIONS,
         default: 'products',
       },
-      ...products.description,
-      ...offers.description,
-      ...orders.description,
-      ...refunds.description,
-      ...shipping.description,
-      ...shop.description,
-      ...insights.description,
-      ...pricing.description,
+      ...OPERATION_FIELDS,
     ],
   };
+
+  methods = { listSearch, loadOptions };
 
   async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
     return router.call(this);

@@ -11,14 +11,22 @@ import {
   type INodeTypeDescription,
   type JsonObject,
 } from 'n8n-workflow';
-import { jobWorkflowId, TemporalHttp } from './transport/temporal';
+import { properties } from './description';
+import { binaryFeed, concurrentShops, itemsFeed, type FeedFormat, type InlineFeed } from './inlineFeed';
+import { getShops } from './shops';
+import { jobWorkflowId, TemporalHttp, temporalSettings } from './transport/temporal';
 
 const OPERATIONS = ['create', 'upsert', 'update', 'patch', 'delete', 'mark_as_sold'];
 const FINISHED = new Set(['finished', 'cancelled', 'failed']);
 
+/** A feed as the worker takes it (temporal-workflows' FeedRef): a path or URL, or the text inline. */
+type Feed = { path: string; format: FeedFormat } | InlineFeed;
+
 /**
  * Starts a selling-kit bulk job (a Temporal workflow run by the selling-kit worker) and optionally waits
  * for it, through the Temporal server's HTTP API: no SDK and no runtime dependency in the package.
+ * Version 2: the feed can be the workflow's own items or a binary file (sent with the job, sealed),
+ * shops come from the worker's list, and each operation has its own Job ID field.
  */
 export class MarketplaceBulkJob implements INodeType {
   description: INodeTypeDescription = {
@@ -26,7 +34,8 @@ export class MarketplaceBulkJob implements INodeType {
     name: 'marketplaceBulkJob',
     icon: { light: 'file:../Marketplace/marketplace.svg', dark: 'file:../Marketplace/marketplace.dark.svg' },
     group: ['transform'],
-    version: 1,
+    version: [1, 2],
+    defaultVersion: 2,
     subtitle: '={{$parameter["operation"]}}',
     description: 'Run a durable bulk listing job on Temporal (selling-kit worker) and report its counts',
     defaults: { name: 'Marketplace Bulk Job' },
@@ -34,125 +43,38 @@ export class MarketplaceBulkJob implements INodeType {
     inputs: [NodeConnectionTypes.Main],
     outputs: [NodeConnectionTypes.Main],
     credentials: [{ name: 'marketplaceTemporalApi', required: true }],
-    properties: [
-      {
-        displayName: 'Operation',
-        name: 'operation',
-        type: 'options',
-        noDataExpression: true,
-        options: [
-          {
-            name: 'Start Job',
-            value: 'start',
-            action: 'Start a bulk job',
-            description: 'Start a job over a feed',
-          },
-          {
-            name: 'Get Progress',
-            value: 'progress',
-            action: 'Get the progress of a job',
-            description: 'Done, failed, pending, rate and ETA',
-          },
-        ],
-        default: 'start',
-      },
-      {
-        displayName: 'Feed',
-        name: 'feed',
-        type: 'string',
-        required: true,
-        default: '',
-        placeholder: '/data/feeds/listings.csv',
-        description: 'A CSV, JSON or NDJSON file path on the worker, or an http(s) URL',
-        displayOptions: { show: { operation: ['start'] } },
-      },
-      {
-        displayName: 'Feed Format',
-        name: 'format',
-        type: 'options',
-        options: [
-          { name: 'CSV', value: 'csv' },
-          { name: 'JSON', value: 'json' },
-          { name: 'NDJSON', value: 'ndjson' },
-        ],
-        default: 'csv',
-        displayOptions: { show: { operation: ['start'] } },
-      },
-      {
-        displayName: 'Shops',
-        name: 'shops',
-        type: 'string',
-        required: true,
-        default: '',
-        placeholder: 'shop-a, shop-b',
-        description: "Comma-separated shop names as the worker's credential store knows them",
-        displayOptions: { show: { operation: ['start'] } },
-      },
-      {
-        displayName: 'What To Do',
-        name: 'jobOperation',
-        type: 'options',
-        options: [
-          { name: 'Create', value: 'create' },
-          {
-            name: 'Create or Update',
-            value: 'upsert',
-            description: 'Create a new record, or update the current one if it already exists (upsert)',
-          },
-          { name: 'Delete', value: 'delete' },
-          { name: 'Full Update', value: 'update' },
-          { name: 'Mark as Sold', value: 'mark_as_sold' },
-          { name: 'Patch', value: 'patch' },
-        ],
-        default: 'create',
-        displayOptions: { show: { operation: ['start'] } },
-      },
-      {
-        displayName: 'Job ID',
-        name: 'jobId',
-        type: 'string',
-        default: '',
-        description: 'Leave empty for a generated one (start); required to get progress',
-      },
-      {
-        displayName: 'Wait for Completion',
-        name: 'wait',
-        type: 'boolean',
-        default: true,
-        description: 'Whether to wait until the job ends and return its final counts',
-        displayOptions: { show: { operation: ['start'] } },
-      },
-      {
-        displayName: 'Max Wait (Minutes)',
-        name: 'maxWaitMinutes',
-        type: 'number',
-        typeOptions: { minValue: 1 },
-        default: 60,
-        displayOptions: { show: { operation: ['start'], wait: [true] } },
-      },
-    ],
+    properties,
   };
+
+  methods = { loadOptions: { getShops } };
 
   async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
     const credentials = await this.getCredentials('marketplaceTemporalApi');
-    const codecKey = String(credentials.codecKey ?? '');
-    const key = codecKey ? Buffer.from(codecKey, 'base64') : undefined;
-    if (key && key.length !== 32)
-      throw new NodeOperationError(this.getNode(), 'Codec Key: must be the base64 of 32 bytes (AES-256)');
-    const temporal = new TemporalHttp(this, {
-      url: String(credentials.url).replace(/\/+$/, ''),
-      namespace: String(credentials.namespace || 'default'),
-      taskQueue: String(credentials.taskQueue || 'selling-kit'),
-      key,
-    });
-    const out: INodeExecutionData[] = [];
+    const temporal = new TemporalHttp(this, temporalSettings(this.getNode(), credentials));
+    const reportDir = String(credentials.reportDir);
     const items = this.getInputData();
+    const version = this.getNode().typeVersion;
+    const operation = this.getNodeParameter('operation', 0) as string;
+
+    // Input items as the feed: one job for all of them (settings read from the first item).
+    if (version >= 2 && operation === 'start' && this.getNodeParameter('feedSource', 0) === 'inputItems') {
+      const pairedItem = items.map((_, item) => ({ item }));
+      try {
+        const feed = itemsFeed(this.getNode(), items);
+        const json = await startJob.call(this, 0, temporal, reportDir, feed);
+        return [[{ json: { ...json, items: items.length }, pairedItem }]];
+      } catch (error) {
+        if (this.continueOnFail()) return [[{ json: { error: (error as Error).message }, pairedItem }]];
+        throw asNodeError(this.getNode(), error, 0);
+      }
+    }
+
+    const out: INodeExecutionData[] = [];
     for (let i = 0; i < items.length; i++) {
       try {
-        const operation = this.getNodeParameter('operation', i) as string;
         const json =
           operation === 'start'
-            ? await startJob.call(this, i, temporal, String(credentials.reportDir))
+            ? await startJob.call(this, i, temporal, reportDir, await feedOf.call(this, i, version))
             : await progressOf.call(this, temporal, requiredJobId.call(this, i), i);
         out.push({ json, pairedItem: { item: i } });
       } catch (error) {
@@ -173,10 +95,31 @@ function asNodeError(node: INode, error: unknown, itemIndex: number): NodeApiErr
 }
 
 function requiredJobId(this: IExecuteFunctions, i: number): string {
-  const jobId = (this.getNodeParameter('jobId', i, '') as string).trim();
+  const jobId = String(this.getNodeParameter('jobId', i, '') ?? '').trim();
   if (!jobId)
     throw new NodeOperationError(this.getNode(), 'Job ID: is required to get progress', { itemIndex: i });
   return jobId;
+}
+
+/** Item i's feed: a path or URL (version 1, or File Path or URL), or its binary file. */
+async function feedOf(this: IExecuteFunctions, i: number, version: number): Promise<Feed> {
+  const format = this.getNodeParameter('format', i, 'csv') as FeedFormat;
+  if (version >= 2 && this.getNodeParameter('feedSource', i) === 'binary') {
+    const field = (this.getNodeParameter('binaryPropertyName', i, 'data') as string).trim();
+    const binary = this.helpers.assertBinaryData(i, field);
+    const bytes = await this.helpers.getBinaryDataBuffer(i, field);
+    return binaryFeed(this.getNode(), bytes, binary.fileName ?? field, format, i);
+  }
+  const path = (this.getNodeParameter('feed', i) as string).trim();
+  if (!path) throw new NodeOperationError(this.getNode(), 'Feed: is required', { itemIndex: i });
+  return { path, format };
+}
+
+/** Shop names: a list (version 2) or comma-separated text (version 1, or an expression). */
+function shopsOf(this: IExecuteFunctions, i: number): string[] {
+  const value = this.getNodeParameter('shops', i) as string | string[];
+  const names = Array.isArray(value) ? value : String(value ?? '').split(',');
+  return names.map((s) => String(s).trim()).filter(Boolean);
 }
 
 async function startJob(
@@ -184,14 +127,10 @@ async function startJob(
   i: number,
   temporal: TemporalHttp,
   reportDir: string,
+  feed: Feed,
 ): Promise<IDataObject> {
-  const feedPath = (this.getNodeParameter('feed', i) as string).trim();
-  const shops = (this.getNodeParameter('shops', i) as string)
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const shops = shopsOf.call(this, i);
   const operation = this.getNodeParameter('jobOperation', i) as string;
-  if (!feedPath) throw new NodeOperationError(this.getNode(), 'Feed: is required', { itemIndex: i });
   if (shops.length === 0)
     throw new NodeOperationError(this.getNode(), 'Shops: name at least one shop', { itemIndex: i });
   if (!OPERATIONS.includes(operation))
@@ -199,23 +138,28 @@ async function startJob(
       itemIndex: i,
     });
   const jobId =
-    (this.getNodeParameter('jobId', i, '') as string).trim() ||
+    String(this.getNodeParameter('jobId', i, '') ?? '').trim() ||
     `n8n-${this.getExecutionId?.() ?? 'run'}-${i}-${Math.random().toString(36).slice(2, 8)}`;
-  const feed = { path: feedPath, format: this.getNodeParameter('format', i) as string };
   const refs = shops.map((shopId) => ({ shopId, credentialRef: shopId }));
   const common = { jobId, operation, reportDir };
-  const input = refs.length === 1 ? { ...common, shop: refs[0], feed } : { ...common, shops: refs, feed };
+  // Each child of a many-shop job carries an inline feed: fewer start at once (inlineFeed.ts).
+  const inline = 'content' in feed ? Buffer.byteLength(feed.content, 'utf8') : 0;
+  const input =
+    refs.length === 1
+      ? { ...common, shop: refs[0], feed }
+      : { ...common, shops: refs, feed, ...(inline ? { maxConcurrentShops: concurrentShops(inline) } : {}) };
   const workflowType = refs.length === 1 ? 'bulkListingWorkflow' : 'multiShopJobWorkflow';
-  const attributes: Record<string, string> = { SellingKitJobId: jobId, SellingKitOperation: operation };
-  if (refs.length === 1) attributes.SellingKitShop = shops[0]!;
-  const started = await temporal.start(jobWorkflowId(jobId), workflowType, input, attributes);
+  const searchAttributes: Record<string, string> = { SellingKitJobId: jobId, SellingKitOperation: operation };
+  if (refs.length === 1) searchAttributes.SellingKitShop = shops[0]!;
+  const started = await temporal.start(jobWorkflowId(jobId), workflowType, input, { searchAttributes });
   if (started.statusCode >= 300)
     throw new NodeApiError(this.getNode(), (started.body ?? {}) as JsonObject, {
       itemIndex: i,
       httpCode: String(started.statusCode),
       message: `Temporal refused to start job ${jobId}: ${(started.body as { message?: string })?.message ?? started.statusCode}`,
     });
-  if (!(this.getNodeParameter('wait', i, true) as boolean))
+  const waitByDefault = this.getNode().typeVersion < 2;
+  if (!(this.getNodeParameter('wait', i, waitByDefault) as boolean))
     return { jobId, state: 'started', shops, operation };
   const deadline = Date.now() + (this.getNodeParameter('maxWaitMinutes', i, 60) as number) * 60_000;
   let last: IDataObject = { jobId, state: 'started' };

@@ -19,16 +19,32 @@ import {
   webhookHeaders,
 } from '@selling-kit/api-client/core';
 
-import { EVENT_OPTIONS, eventMatches, readRawBody } from './helpers';
+import { ANY_EVENT, EVENT_OPTIONS, eventMatches, eventsProblem, readRawBody } from './helpers';
+import {
+  OUT_OF_BAND,
+  REGISTER_AUTOMATICALLY,
+  createSubscription,
+  deleteSubscription,
+  registersItself,
+  subscriptionExists,
+} from './registration';
+
+/** The simulator's admin surface as `selling-kit dev` starts it (API port + 1), and its demo partner. */
+const SIMULATOR_ADMIN = 'http://127.0.0.1:4011';
 
 /**
  * Starts a workflow on the marketplace's signed webhook deliveries (sales, refunds, product changes,
  * likes and unlikes). Each delivery is verified on its raw bytes with the partner's signing secret and
  * a replay window before anything runs; forgeries get 401 and start nothing.
  *
- * Registration is out of band: the marketplace has no webhook-configuration API, the partner sends it
- * the node's Production URL (shown under "Webhook URLs"). So the lifecycle methods below have nothing
- * remote to create or delete.
+ * Registration. Version 2 (the default) subscribes its URL through the marketplace's webhook
+ * configuration endpoints when the workflow is published (and its Test URL while listening for a test
+ * event) and removes it when unpublished: registration.ts, with an API key or OAuth2 credential. The
+ * subscription is signed with the partner's secret, which the Webhook Secret credential holds (the
+ * API's subscriptions carry no secret of their own). "Registered Out of Band", and version 1, keep the
+ * first behaviour: the partner gives the marketplace the Production URL, nothing remote is created or
+ * deleted. In every mode the lifecycle methods refuse a selection of events that cannot mean anything
+ * ("Any Event" next to other events) when n8n starts listening.
  */
 export class MarketplaceTrigger implements INodeType {
   description: INodeTypeDescription = {
@@ -36,7 +52,8 @@ export class MarketplaceTrigger implements INodeType {
     name: 'marketplaceTrigger',
     icon: { light: 'file:marketplace.svg', dark: 'file:marketplace.dark.svg' },
     group: ['trigger'],
-    version: 1,
+    version: [1, 2],
+    defaultVersion: 2,
     subtitle: '={{($parameter["events"] || []).join(", ")}}',
     description:
       'Starts the workflow on signed marketplace webhooks (sales, refunds, product changes, likes)',
@@ -45,6 +62,17 @@ export class MarketplaceTrigger implements INodeType {
     outputs: [NodeConnectionTypes.Main],
     credentials: [
       { name: 'marketplaceWebhookApi', required: true, testedBy: 'marketplaceWebhookSecretTest' },
+      // Version 2, "Register Automatically": the credential that calls the webhook configuration API.
+      {
+        name: 'marketplaceApi',
+        required: true,
+        displayOptions: { show: { registration: [REGISTER_AUTOMATICALLY], authentication: ['apiKey'] } },
+      },
+      {
+        name: 'marketplaceOAuth2Api',
+        required: true,
+        displayOptions: { show: { registration: [REGISTER_AUTOMATICALLY], authentication: ['oAuth2'] } },
+      },
     ],
     webhooks: [
       {
@@ -56,19 +84,73 @@ export class MarketplaceTrigger implements INodeType {
     ],
     properties: [
       {
+        displayName: 'Registration',
+        name: 'registration',
+        type: 'options',
+        noDataExpression: true,
+        options: [
+          {
+            name: 'Register Automatically',
+            value: REGISTER_AUTOMATICALLY,
+            description:
+              "The node subscribes this workflow's URL through the marketplace's webhook API when the workflow is published, and removes it when unpublished",
+          },
+          {
+            name: 'Registered Out of Band',
+            value: OUT_OF_BAND,
+            description: 'You give the marketplace the Production URL yourself; the node calls no API',
+          },
+        ],
+        default: REGISTER_AUTOMATICALLY,
+        displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+      },
+      {
+        displayName: 'Authentication',
+        name: 'authentication',
+        type: 'options',
+        noDataExpression: true,
+        options: [
+          { name: 'API Key', value: 'apiKey' },
+          { name: 'OAuth2', value: 'oAuth2' },
+        ],
+        default: 'apiKey',
+        description: 'The credential the node registers its URL with',
+        displayOptions: {
+          show: { '@version': [{ _cnd: { gte: 2 } }], registration: [REGISTER_AUTOMATICALLY] },
+        },
+      },
+      {
+        displayName: `Publishing the workflow subscribes its Production URL with the marketplace for the events below, and unpublishing removes the subscription ("Listen for test event" does the same with the Test URL while it listens). Deliveries are signed with your partner's secret: put it in the Webhook Secret credential. To try it with the local simulator (selling-kit dev): click "Listen for test event", then emit an event with POST ${SIMULATOR_ADMIN}/admin/events {"sellerId": 1001, "eventType": "v1:order.new", "data": {}} (the demo partner signs with whsec_demo_selling_kit).`,
+        name: 'registeredNotice',
+        type: 'notice',
+        default: '',
+        displayOptions: {
+          show: { '@version': [{ _cnd: { gte: 2 } }], registration: [REGISTER_AUTOMATICALLY] },
+        },
+      },
+      {
         displayName:
           'Give this workflow\'s Production URL (under "Webhook URLs" above) to the marketplace: webhook addresses are configured on their side, not by this node. Publish the workflow so the URL answers.',
         name: 'registrationNotice',
         type: 'notice',
         default: '',
+        displayOptions: { hide: { registration: [REGISTER_AUTOMATICALLY] } },
+      },
+      {
+        displayName: `To try it: click "Listen for test event", then deliver a signed event to the Test URL. With the local simulator (selling-kit dev): subscribe the URL with POST ${SIMULATOR_ADMIN}/admin/webhooks {"partnerId": "demo-partner", "url": "<Test URL>"}, then emit an event with POST ${SIMULATOR_ADMIN}/admin/events {"sellerId": 1001, "eventType": "v1:order.new", "data": {}} (the demo partner signs with whsec_demo_selling_kit). Without a simulator, pin mock data on this node's output (n8n's "Set mock data").`,
+        name: 'testEventNotice',
+        type: 'notice',
+        default: '',
+        displayOptions: { hide: { registration: [REGISTER_AUTOMATICALLY] } },
       },
       {
         displayName: 'Events',
         name: 'events',
         type: 'multiOptions',
         required: true,
-        default: ['*'],
+        default: [ANY_EVENT],
         description: 'The events that start the workflow; others are acknowledged (200) and ignored',
+        hint: '"Any Event" takes every event and stands alone: to choose events, remove it first (the node does not listen while both are selected)',
         options: EVENT_OPTIONS,
       },
       {
@@ -133,15 +215,21 @@ export class MarketplaceTrigger implements INodeType {
 
   webhookMethods = {
     default: {
-      // Nothing is registered remotely: the URL is given to the marketplace out of band.
+      // Listening (test or production) starts here, so an unusable selection of events is refused
+      // here, in every mode. Out of band (and version 1) nothing remote exists to check or create.
       async checkExists(this: IHookFunctions): Promise<boolean> {
-        return true;
+        checkEvents(this);
+        if (!registersItself(this)) return true;
+        return await subscriptionExists(this);
       },
       async create(this: IHookFunctions): Promise<boolean> {
-        return true;
+        checkEvents(this);
+        if (!registersItself(this)) return true;
+        return await createSubscription(this);
       },
       async delete(this: IHookFunctions): Promise<boolean> {
-        return true;
+        if (!registersItself(this)) return true;
+        return await deleteSubscription(this);
       },
     },
   };
@@ -187,10 +275,17 @@ export class MarketplaceTrigger implements INodeType {
       ) as IDataObject;
     }
 
+    // "Any Event" next to other events (a workflow that never went through activation): it wins.
     const events = this.getNodeParameter('events', []) as string[];
     if (!eventMatches(events, String(event.event_type))) {
       return { webhookResponse: { received: true, ignored: true } };
     }
     return { workflowData: [this.helpers.returnJsonArray([event])] };
   }
+}
+
+/** Refuses "Any Event" next to other events, naming the field (the node would not mean what it shows). */
+function checkEvents(ctx: IHookFunctions): void {
+  const problem = eventsProblem(ctx.getNodeParameter('events', []) as string[]);
+  if (problem) throw new NodeOperationError(ctx.getNode(), problem);
 }

@@ -2,7 +2,11 @@ import type { INodePropertyOptions } from 'n8n-workflow';
 
 /** Event types the marketplace sends (core: WEBHOOK_EVENT_TYPES), as node options; `*` = any. */
 export const EVENT_OPTIONS: INodePropertyOptions[] = [
-  { name: 'Any Event', value: '*', description: 'Every event, including types added later' },
+  {
+    name: 'Any Event',
+    value: '*',
+    description: 'Every event, including types added later; choose it alone',
+  },
   { name: 'Order Refunded', value: 'v1:order.refund', description: 'A refund of an order (v1:order.refund)' },
   {
     name: 'Product Liked',
@@ -22,9 +26,23 @@ export const EVENT_OPTIONS: INodePropertyOptions[] = [
   { name: 'Sale (New Order)', value: 'v1:order.new', description: 'An item was sold (v1:order.new)' },
 ];
 
+/** The `Any Event` choice: every event type, including those added later. */
+export const ANY_EVENT = '*';
+
+/**
+ * Why a selection of events cannot be used, or undefined. `Any Event` is exclusive (n8n's multiOptions
+ * cannot clear the other choices by itself): next to other events it would silently make them
+ * meaningless, so the node refuses to listen until one or the other is removed.
+ */
+export function eventsProblem(selected: readonly string[]): string | undefined {
+  if (selected.includes(ANY_EVENT) && selected.length > 1)
+    return 'Events: "Any Event" already includes every event; remove it to choose events, or remove the other events';
+  return undefined;
+}
+
 /** Whether an event type is among the selected ones (`*` or an empty selection = every event). */
 export function eventMatches(selected: readonly string[], eventType: string): boolean {
-  if (selected.length === 0 || selected.includes('*')) return true;
+  if (selected.length === 0 || selected.includes(ANY_EVENT)) return true;
   return selected.includes(eventType);
 }
 

@@ -1,5 +1,6 @@
 // A Temporal dev server with its HTTP API on, and a selling-kit worker with the payload codec listing
-// into a simulator: what the Bulk Job node talks to, for the unit and the end-to-end tests.
+// into a simulator (its shop names published for the node's Shops list): what the Bulk Job node talks
+// to, for the unit and the end-to-end tests.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
@@ -57,6 +58,8 @@ export async function startTemporalStack(credentials: Record<string, Credential>
     address: `127.0.0.1:${port}`,
     taskQueue,
     credentials: (ref) => credentials[ref],
+    // The shop directory (what the Bulk Job node's Shops list asks): the names, never the keys.
+    shopNames: () => Object.keys(credentials),
     codec: new AesGcmCodec(key),
   });
   const running = worker.worker.run();

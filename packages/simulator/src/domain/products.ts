@@ -5,6 +5,7 @@ import {
   checkProductPatch,
   checkProductWrite,
   checkHashtags,
+  LISTING_COUNTRIES,
   OFFER_LIFETIME_MS,
   type Product,
   type ProductCreateRequest,
@@ -24,7 +25,8 @@ import { shippingProvidersForAddress } from './orders.ts';
 type Body = Record<string, unknown>;
 
 /** Supported seller countries for listing (SPEC GAP: the spec names none; the public reference's markets). */
-export const SUPPORTED_COUNTRIES = ['GB', 'US', 'AU', 'IE', 'FR', 'DE', 'IT'];
+/** The countries a seller may list from (core LISTING_MARKETS). */
+export const SUPPORTED_COUNTRIES: readonly string[] = LISTING_COUNTRIES;
 
 function fail(v: RuleViolation): never {
   throw apiError(v.code, v.message);

@@ -8,6 +8,7 @@ import { createClient, ReauthorizationRequiredError, type TokenSet } from '@sell
 import { REFRESH_ACTIVITY } from '../workflows/seller-auth.ts';
 import type { SellerTokens, TokenStore } from './clients.ts';
 import type { ActivityContext } from './context.ts';
+import { countRefresh } from '../metrics.ts';
 
 /**
  * One token call, no client retries (the activity's retries re-read the store first), ending well within
@@ -40,7 +41,10 @@ function activityContext(): Context | undefined {
   }
 }
 
-const reauthorize = (message: string) => ApplicationFailure.nonRetryable(message, 'ReauthorizationRequired');
+const reauthorize = (message: string) => {
+  countRefresh('reauthorize');
+  return ApplicationFailure.nonRetryable(message, 'ReauthorizationRequired');
+};
 
 async function stored(store: TokenStore | undefined, ref: string): Promise<SellerTokens> {
   const t = await store?.get(ref);
@@ -48,11 +52,11 @@ async function stored(store: TokenStore | undefined, ref: string): Promise<Selle
   return t;
 }
 
-const settled = (t: SellerTokens): RefreshResult => ({
-  expiresAt: t.expiresAt,
-  version: t.version ?? 0,
-  rotated: false,
-});
+/** The store already holds the wanted version (or newer): nothing rotated, nothing spent. */
+const settled = (t: SellerTokens): RefreshResult => {
+  countRefresh('settled');
+  return { expiresAt: t.expiresAt, version: t.version ?? 0, rotated: false };
+};
 
 export function createAuthActivities({ deps }: Pick<ActivityContext, 'deps'>) {
   return {
@@ -107,8 +111,10 @@ export function createAuthActivities({ deps }: Pick<ActivityContext, 'deps'>) {
             // (A store written for the older interface answers nothing: written, without the check.)
             if (
               (await store!.set(tokenRef, { ...tokens, version: startVersion + 1 }, startVersion)) !== false
-            )
+            ) {
+              countRefresh('rotated');
               return { expiresAt, version: startVersion + 1, rotated: true };
+            }
             // Written meanwhile (a new login): those tokens win; this pair is simply not used.
             return settled(await stored(store, tokenRef));
           } catch (error) {

@@ -21,6 +21,7 @@ import { readItems } from './feed.ts';
 import { writeReportPart, type ReportPart } from './report.ts';
 import { findBySku, sendOne } from './send.ts';
 import { IN_DOUBT } from '../workflows/item-codes.ts';
+import { countVerification } from '../metrics.ts';
 
 /** A slot still waiting for answers after this long lets the next slot start. */
 const STALL_MS = 1_000;
@@ -212,6 +213,7 @@ export function createBatchActivities({ clients }: ActivityContext) {
         })),
         ctx.info.attempt,
       );
+      countVerification(found.length);
       return {
         found: found.map((f) => f.line),
         checked: items

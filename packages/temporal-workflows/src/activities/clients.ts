@@ -16,6 +16,8 @@ import {
 } from '@selling-kit/api-client';
 import { refreshUpdate, sellerAuthWorkflow, sellerAuthWorkflowId } from '../workflows/seller-auth.ts';
 import type { ShopRef } from '../types.ts';
+import { requestMetricsLogger, workerMeter } from '../metrics.ts';
+import { requestSpanLogger } from '../tracing.ts';
 
 /** A direct partner's shop: where the API is and the shop's API key. */
 export interface Credential {
@@ -58,9 +60,13 @@ export interface ClientDeps {
   taskQueue?: string;
 }
 
-/** One attempt per call: the workflow decides what happens next. */
+/**
+ * One attempt per call: the workflow decides what happens next. Answers are counted (metrics.ts) and,
+ * when the worker traces, each attempt is a span under its activity's (tracing.ts).
+ */
 const ONE_ATTEMPT = {
   pacing: false as const,
+  logger: requestMetricsLogger(workerMeter, requestSpanLogger()),
   retry: { maxRetries: 0, maxRateLimitRetries: 0 },
   verifyCreate: { delaysMs: [0], readAfterCreateWindowMs: 0 },
   validate: false, // items were checked when the feed was read

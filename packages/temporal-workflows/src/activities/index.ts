@@ -7,16 +7,20 @@ import { createFeedActivities } from './feed-activities.ts';
 import { createBatchActivities } from './batch.ts';
 import { createLaneActivities } from './lanes.ts';
 import { createSaleActivities } from './sales.ts';
+import { createDelistActivities } from './delist.ts';
+import { createOfferActivities } from './offers.ts';
 import { createAuthActivities } from './auth.ts';
 import { createReportActivities } from './report.ts';
 import { createChildrenActivities } from './children.ts';
+import { createShopDirectoryActivities, type ShopDirectoryDeps } from './shop-directory.ts';
 
 export type { Credential, CredentialStore, SellerTokens, TokenStore } from './clients.ts';
 export type { ActivityDeps } from './context.ts';
+export type { ShopDirectoryDeps, ShopNames } from './shop-directory.ts';
 export type { AcquireInput } from './lanes.ts';
 export { reportPath } from './report.ts';
 
-export function createActivities(deps: ActivityDeps) {
+export function createActivities(deps: ActivityDeps & ShopDirectoryDeps) {
   const clients = createClientCache(deps);
   deps.closers?.push(() => clients.close());
   const ctx: ActivityContext = { deps, clients, taskQueue: deps.taskQueue ?? 'selling-kit' };
@@ -25,8 +29,11 @@ export function createActivities(deps: ActivityDeps) {
     ...createBatchActivities(ctx),
     ...createLaneActivities(ctx),
     ...createSaleActivities(ctx),
+    ...createDelistActivities(ctx),
+    ...createOfferActivities(ctx),
     ...createAuthActivities(ctx),
     ...createReportActivities(),
     ...createChildrenActivities(ctx),
+    ...createShopDirectoryActivities(deps),
   };
 }

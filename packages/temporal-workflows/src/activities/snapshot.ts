@@ -8,12 +8,19 @@
 // of every record (Float64 LE, total + 1 entries), so any range of records is one positioned read.
 // `meta.json` (the FeedSnapshot) is written last, in a temporary directory renamed into place: a crash
 // never leaves half a snapshot.
+//
+// An inline feed (`feed.content`: the text itself, sealed in the job's input) is snapshotted the same
+// way from memory. Its size is bounded (INLINE_FEED_MAX_BYTES) because it travels through Temporal:
+// in the job's start payload (refused above 2 MiB), again in this activity's input, and in the start
+// event of every run after a continue-as-new; a many-shop job hands it to each child (the client
+// bounds how many start at once, so one workflow task stays under 4 MiB). Bigger feeds are files or
+// URLs the worker reads.
 import { once } from 'node:events';
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { Transform } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { finished, pipeline } from 'node:stream/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parse, type CsvError, type Info } from 'csv-parse';
@@ -21,6 +28,14 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { FeedRef, FeedSnapshot } from '../types.ts';
 import { rowToBody } from './csv-row.ts';
 import { looksBinary, openSource, printable, redactSource, unreadable } from './feed-source.ts';
+
+/**
+ * The largest inline feed (`FeedRef.content`, UTF-8 bytes): half of Temporal's 2 MiB payload limit,
+ * which leaves room for the rest of the job's input and the codec's envelope, and keeps a run's
+ * history (which holds it twice: the start event and the snapshot activity's input) far from 50 MiB.
+ * n8n's Bulk Job node refuses bigger ones before starting a job (its own copy, tested equal).
+ */
+export const INLINE_FEED_MAX_BYTES = 1024 * 1024;
 
 /** Marks a record that could not be read as an item (its value says why, naming the feed's line). */
 export const MALFORMED = '__malformed_row';
@@ -175,8 +190,9 @@ async function copyRecords(
 ): Promise<{ sha256: string; total: number }> {
   const hash = createHash('sha256');
   const fail = (reason: string) => unreadable(source, feed.format, reason);
-  const input = await openSource(feed.path, feed.format);
+  const input = feed.content === undefined ? await openSource(feed.path, feed.format) : inline(feed, fail);
   const out = recordWriter(dir, onProgress);
+  const shape = feed.cells ? fromCells : (record: unknown) => record;
   const hashing = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       hash.update(chunk);
@@ -187,8 +203,11 @@ async function copyRecords(
     if (feed.format === 'csv')
       await pipeline(input, hashing, textOnly(fail), csvParser(), (rows) => writeCsv(rows, out));
     else if (feed.format === 'ndjson')
-      await pipeline(input, hashing, textOnly(fail), (bytes) => writeNdjson(bytes, out));
-    else await pipeline(input, hashing, textOnly(fail), (bytes) => writeJson(bytes, out, fail, onProgress));
+      await pipeline(input, hashing, textOnly(fail), (bytes) => writeNdjson(bytes, out, shape));
+    else
+      await pipeline(input, hashing, textOnly(fail), (bytes) =>
+        writeJson(bytes, out, fail, onProgress, shape),
+      );
     await out.close();
   } catch (error) {
     out.destroy();
@@ -217,8 +236,38 @@ async function writeCsv(rows: AsyncIterable<CsvRow>, out: RecordWriter): Promise
     );
 }
 
+/** An inline feed's text as a stream, refused (not retryable) above INLINE_FEED_MAX_BYTES. */
+function inline(feed: FeedRef, fail: (reason: string) => Error): Readable {
+  const bytes = Buffer.from(feed.content ?? '', 'utf8');
+  if (bytes.length > INLINE_FEED_MAX_BYTES)
+    throw fail(
+      `an inline feed holds at most ${INLINE_FEED_MAX_BYTES} bytes (1 MiB) and this one has ${bytes.length}: give the worker a file path or URL instead`,
+    );
+  return Readable.from([bytes]);
+}
+
+/**
+ * A JSON record whose string values are spreadsheet cells, as a request body: the strings read like
+ * CSV columns (rowToBody; blank ones dropped), other values (numbers, lists, objects) kept, nulls
+ * dropped like blank cells. Anything but a plain object is left for the rules to refuse.
+ */
+export function fromCells(record: unknown): unknown {
+  if (!record || typeof record !== 'object' || Array.isArray(record)) return record;
+  const cells: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) {
+    if (typeof value === 'string') cells[key] = value;
+    else if (value !== null && value !== undefined) values[key] = value;
+  }
+  return { ...rowToBody(cells), ...values };
+}
+
 /** One record per non-blank line; a line that is not JSON is a malformed record naming its line. */
-async function writeNdjson(bytes: AsyncIterable<Buffer>, out: RecordWriter): Promise<void> {
+async function writeNdjson(
+  bytes: AsyncIterable<Buffer>,
+  out: RecordWriter,
+  shape: (record: unknown) => unknown,
+): Promise<void> {
   let n = 0;
   for await (const text of lines(bytes)) {
     n++;
@@ -228,9 +277,10 @@ async function writeNdjson(bytes: AsyncIterable<Buffer>, out: RecordWriter): Pro
     try {
       record = JSON.parse(line);
     } catch (error) {
-      record = { [MALFORMED]: `NDJSON line ${n} is not valid JSON: ${jsonReason(error, true)}` };
+      await out.add({ [MALFORMED]: `NDJSON line ${n} is not valid JSON: ${jsonReason(error, true)}` });
+      continue;
     }
-    await out.add(record);
+    await out.add(shape(record));
   }
 }
 
@@ -240,6 +290,7 @@ async function writeJson(
   out: RecordWriter,
   fail: (reason: string) => Error,
   onProgress: () => void,
+  shape: (record: unknown) => unknown,
 ): Promise<void> {
   const pieces: Buffer[] = [];
   for await (const chunk of bytes) pieces.push(chunk);
@@ -255,7 +306,7 @@ async function writeJson(
   }
   onProgress();
   if (!Array.isArray(data)) throw fail('a JSON feed must be an array of items');
-  for (const item of data as unknown[]) await out.add(item);
+  for (const item of data as unknown[]) await out.add(shape(item));
 }
 
 interface CsvRow {

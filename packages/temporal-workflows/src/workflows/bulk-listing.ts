@@ -46,6 +46,7 @@ import {
   type SlotReport,
 } from './pacing.ts';
 import { ABORTED, IN_DOUBT } from './item-codes.ts';
+import { jobMetrics } from './job-metrics.ts';
 
 export const progressQuery = defineQuery<BulkProgress>('progress');
 export const pauseSignal = defineSignal<[{ reason?: string }]>('pause');
@@ -185,6 +186,7 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     serverErrors: 0,
   };
   s.runs++;
+  const metrics = jobMetrics(input.operation, s.counts);
   const jobId = input.jobId ?? workflowInfo().workflowId;
   let windows = 0;
   let acquires = 0;
@@ -292,6 +294,7 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     s.counts.total = chunk.total;
     s.queue.push(...chunk.items);
     s.counts.failed += chunk.invalid;
+    metrics.invalid(chunk.invalid);
   };
 
   /** An item failed in a way that may pass next time: back off, or give up after `maxTries`. */
@@ -507,12 +510,14 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
       const rest = await reportUnread(s.snapshot, s.offset, input.operation, part('unread'));
       s.counts.cancelled += rest.cancelled;
       s.counts.failed += rest.invalid;
+      metrics.invalid(rest.invalid);
       s.offset = s.counts.total;
       s.feedDone = true;
     }
   };
 
   const finish = async (state: JobState) => {
+    metrics.settled(s.counts);
     await flush();
     await finalizeReport(input.reportDir, jobId, s.accepted, input.snapshot ? undefined : s.snapshot?.dir);
     ended = state;
@@ -526,6 +531,7 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
       input.snapshot ?? (await snapshotFeed(input.feed, input.reportDir, jobId)));
     s.counts.total = snapshot.total;
     for (;;) {
+      metrics.settled(s.counts);
       if (s.cancelled) break;
       // Checked first, so turns that send nothing (waiting, verifying) count too.
       if (windows >= windowsPerRun || workflowInfo().continueAsNewSuggested) {
@@ -558,6 +564,7 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
         // Nothing to send yet: sleep until an unknown is due or an item's backoff ends.
         const next = Math.min(...s.unknown.map((u) => u.dueAt), ...s.later.map((i) => i.notBefore!));
         await release();
+        metrics.waiting(Math.max(minWait, next - now));
         await condition(() => s.cancelled || s.paused, Math.max(minWait, next - now));
         continue;
       }
@@ -583,8 +590,10 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
       if (grant.slots.length === 0 || s.queue.length === 0 || s.cancelled || s.paused) {
         // Hand back what cannot be used; wait for capacity (or a pause / cancel).
         s.report = grant.slots.map((g) => ({ slot: g.slot, lastAt: null }));
-        if (grant.slots.length === 0)
+        if (grant.slots.length === 0) {
+          metrics.waiting(Math.max(grant.waitMs, minWait));
           await condition(() => s.cancelled || s.paused, Math.max(grant.waitMs, minWait));
+        }
         continue;
       }
       const batch: SlotBatch[] = [];
@@ -597,7 +606,10 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
       const wait = Math.min(...batch.map((b) => b.notBefore)) - lead - Date.now();
       // Sub-second timers fire up to ~0.5 s late on the dev server (measured; ≥ 1 s ones are on time), so
       // a shorter wait is left to the activity, which waits for each slot's notBefore anyway.
-      if (wait >= minTimer) await condition(() => s.cancelled, wait);
+      if (wait >= minTimer) {
+        metrics.waiting(wait);
+        await condition(() => s.cancelled, wait);
+      }
       if (s.cancelled) {
         // Cancelled during the pacing wait: nothing of this window leaves.
         s.report.push(...batch.map((b) => ({ slot: b.slot, lastAt: null })));
@@ -654,6 +666,7 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     const doubt = [...s.unknown.map((u) => u.item), ...(sending ?? []).flatMap((b) => b.items)];
     const held = [...s.queue, ...s.later];
     s.counts.failed += doubt.length + held.length;
+    metrics.settled(s.counts);
     report([
       ...doubt.map((i) => ({
         line: i.line,

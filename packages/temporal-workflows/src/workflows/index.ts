@@ -5,3 +5,7 @@ export * from './reconcile-orders.ts';
 export * from './seller-auth.ts';
 export * from './shop-lane.ts';
 export * from './app-budget.ts';
+export * from './shop-directory.ts';
+export * from './delist-on-sale.ts';
+export * from './reconcile-sales.ts';
+export * from './offers-to-likers.ts';

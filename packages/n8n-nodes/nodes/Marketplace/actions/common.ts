@@ -1,4 +1,5 @@
-// What every operation file shares: its shape, the product key fields, display options, parameters.
+// What every operation file shares: its shape, the product picker (and version 1's key fields),
+// display options, parameters.
 import {
   NodeOperationError,
   type IDataObject,
@@ -6,6 +7,19 @@ import {
   type INodeProperties,
 } from 'n8n-workflow';
 import type { PageIterator, ProductRef, SellingClient } from '@selling-kit/api-client/client';
+import { Condition, DEPARTMENTS, LISTING_URL_PREFIX } from '@selling-kit/api-client/core';
+
+/** By ID: a product ID is a whole number above 0. */
+export const PRODUCT_ID_PATTERN = '^\\s*[1-9][0-9]{0,14}\\s*$';
+const PRODUCT_ID_RULE = 'a product ID is a whole number above 0, e.g. 7033001';
+
+/**
+ * By URL: the product's page (`https://www.depop.com/products/<slug>/`, any subdomain, with or without
+ * the scheme, a query or a fragment) or the slug alone; the first group is the slug.
+ */
+export const PRODUCT_URL_PATTERN =
+  '^\\s*(?:(?:https?://)?(?:[\\w-]+\\.)*depop\\.com/products/)?([A-Za-z0-9][\\w-]*)/?(?:[?#]\\S*)?\\s*$';
+const PRODUCT_URL_RULE = `not a product URL or slug: expected ${LISTING_URL_PREFIX}<slug>/ or the slug alone`;
 
 /** One operation: its fields and what it does for item `i`. */
 export interface OperationModule {
@@ -28,46 +42,167 @@ export function forOperation(
   }));
 }
 
-export const productRefFields: INodeProperties[] = [
-  {
-    displayName: 'Find Product By',
-    name: 'productKey',
-    type: 'options',
-    options: [
-      { name: 'SKU', value: 'sku' },
-      { name: 'Product ID', value: 'productId' },
-      { name: 'Slug', value: 'slug' },
-    ],
-    default: 'sku',
-  },
-  {
-    displayName: 'SKU',
-    name: 'sku',
-    type: 'string',
-    required: true,
-    default: '',
-    displayOptions: { show: { productKey: ['sku'] } },
-  },
-  {
-    displayName: 'Product ID',
-    name: 'productId',
-    type: 'number',
-    required: true,
-    default: 0,
-    displayOptions: { show: { productKey: ['productId'] } },
-  },
-  {
-    displayName: 'Slug',
-    name: 'slug',
-    type: 'string',
-    required: true,
-    default: '',
-    displayOptions: { show: { productKey: ['slug'] } },
-  },
-];
+/** Version 1's product key: a "Find Product By" choice and one field per key (kept for saved workflows). */
+const productKeyFieldsV1: INodeProperties[] = (
+  [
+    {
+      displayName: 'Find Product By',
+      name: 'productKey',
+      type: 'options',
+      options: [
+        { name: 'SKU', value: 'sku' },
+        { name: 'Product ID', value: 'productId' },
+        { name: 'Slug', value: 'slug' },
+      ],
+      default: 'sku',
+    },
+    {
+      displayName: 'SKU',
+      name: 'sku',
+      type: 'string',
+      required: true,
+      default: '',
+      displayOptions: { show: { productKey: ['sku'] } },
+    },
+    {
+      displayName: 'Product ID',
+      name: 'productId',
+      type: 'number',
+      required: true,
+      default: 0,
+      displayOptions: { show: { productKey: ['productId'] } },
+    },
+    {
+      displayName: 'Slug',
+      name: 'slug',
+      type: 'string',
+      required: true,
+      default: '',
+      displayOptions: { show: { productKey: ['slug'] } },
+    },
+  ] as INodeProperties[]
+).map((field) => ({
+  ...field,
+  displayOptions: { show: { ...field.displayOptions?.show, '@version': [1] } },
+}));
 
-/** The product the item names, checked here so a bad key is the item's error, not a request. */
+/**
+ * The product picker every product-scoped operation uses from version 2 on (n8n's resource locator):
+ * From List (a search over the shop's products), By SKU, By ID, By URL (a product URL or its slug).
+ */
+export const productLocator: INodeProperties = {
+  displayName: 'Product',
+  name: 'product',
+  type: 'resourceLocator',
+  default: { mode: 'list', value: '' },
+  required: true,
+  description: 'The product to act on',
+  displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+  modes: [
+    {
+      displayName: 'From List',
+      name: 'list',
+      type: 'list',
+      placeholder: 'Select a product...',
+      typeOptions: { searchListMethod: 'searchProducts', searchable: true },
+    },
+    {
+      displayName: 'By SKU',
+      name: 'sku',
+      type: 'string',
+      placeholder: 'e.g. TEE-BLACK-M',
+      hint: 'Your own reference, set when the product was created',
+    },
+    {
+      displayName: 'By ID',
+      name: 'id',
+      type: 'string',
+      placeholder: 'e.g. 7033001',
+      validation: [
+        {
+          type: 'regex',
+          properties: { regex: PRODUCT_ID_PATTERN, errorMessage: PRODUCT_ID_RULE },
+        },
+      ],
+    },
+    {
+      displayName: 'By URL',
+      name: 'url',
+      type: 'string',
+      placeholder: `e.g. ${LISTING_URL_PREFIX}vintage-nike-t-shirt-7033001/`,
+      hint: 'The product page, or its slug alone',
+      validation: [
+        {
+          type: 'regex',
+          properties: { regex: PRODUCT_URL_PATTERN, errorMessage: PRODUCT_URL_RULE },
+        },
+      ],
+      extractValue: { type: 'regex', regex: PRODUCT_URL_PATTERN },
+    },
+  ],
+};
+
+/** Version 1's key fields and version 2's picker: what a product-scoped operation spreads. */
+export const productFields: INodeProperties[] = [...productKeyFieldsV1, productLocator];
+
+/** Whether the node runs as version 2 or later (the picker, full records out). */
+export function isV2(ctx: IExecuteFunctions): boolean {
+  return Number(ctx.getNode().typeVersion ?? 1) >= 2;
+}
+
+const PRODUCT_ID = new RegExp(PRODUCT_ID_PATTERN);
+const PRODUCT_URL = new RegExp(PRODUCT_URL_PATTERN);
+
+type LocatorValue = { __rl?: boolean; mode?: string; value?: unknown };
+
+/**
+ * A picker value as a product reference, or an error naming the mode and the rule. The value list
+ * holds product IDs; a whole-parameter expression giving a plain string is taken as a SKU.
+ */
+export function parseProductLocator(raw: unknown): ProductRef | string {
+  const locator: LocatorValue =
+    raw && typeof raw === 'object'
+      ? (raw as LocatorValue)
+      : typeof raw === 'number'
+        ? { mode: 'id', value: raw }
+        : { mode: 'sku', value: raw };
+  const value = String(locator.value ?? '').trim();
+  const mode = locator.mode ?? 'list';
+  if (!value)
+    return mode === 'list'
+      ? 'Product: choose a product from the list, or enter its SKU, ID or URL'
+      : `Product (${MODE_LABEL[mode] ?? mode}): is required`;
+  switch (mode) {
+    case 'sku':
+      return { sku: value };
+    case 'list':
+    case 'id':
+      return PRODUCT_ID.test(value)
+        ? { productId: Number(value) }
+        : `Product (${MODE_LABEL[mode]}): "${value}" — ${PRODUCT_ID_RULE}`;
+    case 'url': {
+      const slug = PRODUCT_URL.exec(value)?.[1];
+      return slug ? { slug } : `Product (By URL): "${value}" — ${PRODUCT_URL_RULE}`;
+    }
+    default:
+      return `Product: unknown way to find a product "${mode}" (use From List, By SKU, By ID or By URL)`;
+  }
+}
+
+const MODE_LABEL: Record<string, string> = {
+  list: 'From List',
+  sku: 'By SKU',
+  id: 'By ID',
+  url: 'By URL',
+};
+
+/** The product the item names (version 1's key fields or version 2's picker), checked before any request. */
 export function productRef(this: IExecuteFunctions, i: number): ProductRef {
+  if (isV2(this)) {
+    const ref = parseProductLocator(this.getNodeParameter('product', i));
+    if (typeof ref === 'string') throw new NodeOperationError(this.getNode(), ref, { itemIndex: i });
+    return ref;
+  }
   const key = this.getNodeParameter('productKey', i) as 'sku' | 'productId' | 'slug';
   if (key === 'productId') {
     const productId = this.getNodeParameter('productId', i) as number;
@@ -170,7 +305,9 @@ export async function collect<T>(
   return out;
 }
 
-export const CONDITIONS = ['brand_new', 'used_like_new', 'used_excellent', 'used_good', 'used_fair'];
-export const DEPARTMENTS = ['womenswear', 'menswear', 'kidswear', 'everything-else'];
+/** The core's enums, in their own order (version 1's option lists). */
+export const CONDITIONS: readonly string[] = Condition.options;
+export { DEPARTMENTS };
 const title = (v: string) => v.replace(/[_-]/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
-export const optionsOf = (values: string[]) => values.map((value) => ({ name: title(value), value }));
+export const optionsOf = (values: readonly string[]) =>
+  values.map((value) => ({ name: title(value), value }));

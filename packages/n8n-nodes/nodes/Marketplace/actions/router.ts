@@ -45,7 +45,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
         out.push({ json, pairedItem: { item: i } });
     } catch (error) {
       if (this.continueOnFail()) {
-        out.push({ json: errorJson(error), pairedItem: { item: i } });
+        out.push({ json: errorJson(error, this.getNode()), pairedItem: { item: i } });
         continue;
       }
       throw toNodeError(this.getNode(), error, i);

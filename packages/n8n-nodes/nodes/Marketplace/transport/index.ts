@@ -5,6 +5,7 @@
 import {
   sleep,
   type IExecuteFunctions,
+  type IHookFunctions,
   type IHttpRequestMethods,
   type IHttpRequestOptions,
 } from 'n8n-workflow';
@@ -16,7 +17,7 @@ import {
   type TransportResponse,
 } from '@selling-kit/api-client/client';
 
-import { BASE_URLS } from '../../../credentials/environments';
+import { resolveBaseUrl } from '../../../credentials/environments';
 
 export type CredentialType = 'marketplaceApi' | 'marketplaceOAuth2Api';
 
@@ -86,7 +87,10 @@ export function statusErrors(credentialType: CredentialType): IHttpRequestOption
   return credentialType === 'marketplaceOAuth2Api' ? { ignore: true, except: [401] } : true;
 }
 
-export function n8nTransport(ctx: IExecuteFunctions, credentialType: CredentialType): Transport {
+export function n8nTransport(
+  ctx: IExecuteFunctions | IHookFunctions,
+  credentialType: CredentialType,
+): Transport {
   return {
     async send(request): Promise<TransportResponse> {
       // n8n adds the credential's Authorization header; the client's placeholder is dropped.
@@ -137,13 +141,30 @@ export async function createNodeClient(ctx: IExecuteFunctions): Promise<SellingC
   const credentialType: CredentialType =
     authentication === 'oAuth2' ? 'marketplaceOAuth2Api' : 'marketplaceApi';
   const credentials = await ctx.getCredentials(credentialType);
-  const environment = String(credentials.environment ?? 'production');
-  const baseUrl: string =
-    environment === 'custom'
-      ? String(credentials.baseUrl).replace(/\/+$/, '')
-      : (BASE_URLS[environment as keyof typeof BASE_URLS] ?? BASE_URLS.production);
+  // One rule for every use of the credential (its test, OAuth URLs, these requests): an edited simulator
+  // address counts here too.
+  const baseUrl = resolveBaseUrl(credentials);
   return new SellingClient({
     baseUrl,
+    auth: n8nAuth(`n8n:${ctx.getNode().id}:${credentialType}`),
+    transport: n8nTransport(ctx, credentialType),
+    sleep: (ms) => sleep(ms),
+    now: () => Date.now(),
+    retry: { maxRetryAfterMs: MAX_RETRY_AFTER_MS },
+  });
+}
+
+/**
+ * The client for a trigger's lifecycle methods (`webhookMethods`: IHookFunctions, no items), on the
+ * credential the node chose: the same transport, pacing identity and retry rules as the action node.
+ */
+export async function createHookClient(
+  ctx: IHookFunctions,
+  credentialType: CredentialType,
+): Promise<SellingClient> {
+  const credentials = await ctx.getCredentials(credentialType);
+  return new SellingClient({
+    baseUrl: resolveBaseUrl(credentials),
     auth: n8nAuth(`n8n:${ctx.getNode().id}:${credentialType}`),
     transport: n8nTransport(ctx, credentialType),
     sleep: (ms) => sleep(ms),

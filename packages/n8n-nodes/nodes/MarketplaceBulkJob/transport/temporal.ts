@@ -1,7 +1,20 @@
-// The Temporal server's HTTP API (grpc-gateway, `/api/v1/namespaces/...`): start a job workflow, read its
-// status, ask its progress. Plain HTTP through n8n's helper — no Temporal SDK, no runtime dependency.
-import type { IDataObject, IExecuteFunctions, IHttpRequestMethods } from 'n8n-workflow';
+// The Temporal server's HTTP API (grpc-gateway, `/api/v1/namespaces/...`): start a workflow, read its
+// status, ask its progress, wait for a short one's result. Plain HTTP through n8n's helper — no
+// Temporal SDK, no runtime dependency.
+import {
+  NodeOperationError,
+  type ICredentialDataDecryptedObject,
+  type IDataObject,
+  type IExecuteFunctions,
+  type IHttpRequestMethods,
+  type IHttpRequestOptions,
+  type ILoadOptionsFunctions,
+  type INode,
+} from 'n8n-workflow';
 import { decodeValue, encodeValue, type JsonPayload } from './codec';
+
+/** Where the node may talk to Temporal from: a run of the node, or the editor loading options. */
+export type TemporalContext = IExecuteFunctions | ILoadOptionsFunctions;
 
 export interface TemporalSettings {
   url: string;
@@ -17,50 +30,131 @@ interface HttpAnswer {
 
 /** The worker's workflow ids and types (temporal-workflows: client.ts, workflows/). */
 export const jobWorkflowId = (jobId: string) => `bulk:${jobId}`;
+export const SHOP_DIRECTORY_WORKFLOW = 'shopDirectoryWorkflow';
+export const shopDirectoryWorkflowId = (taskQueue: string) => `shop-directory:${taskQueue}`;
+
+/** The credential's settings, the codec key checked (base64 of 32 bytes, or none). */
+export function temporalSettings(node: INode, credentials: ICredentialDataDecryptedObject): TemporalSettings {
+  const codecKey = String(credentials.codecKey ?? '');
+  const key = codecKey ? Buffer.from(codecKey, 'base64') : undefined;
+  if (key && key.length !== 32)
+    throw new NodeOperationError(node, 'Codec Key: must be the base64 of 32 bytes (AES-256)');
+  return {
+    url: String(credentials.url).replace(/\/+$/, ''),
+    namespace: String(credentials.namespace || 'default'),
+    taskQueue: String(credentials.taskQueue || 'selling-kit'),
+    key,
+  };
+}
+
+/** How a start treats an id in use: a job's id is never reused; a lookup joins the run in flight. */
+export interface StartOptions {
+  searchAttributes?: Record<string, string>;
+  /** Join the running execution of this id instead of failing (later ones start afresh). */
+  joinRunning?: boolean;
+  /** The execution's time limit, e.g. "10s" (none by default). */
+  executionTimeout?: string;
+}
+
+/** How a workflow ended, read from its close event. */
+export interface Closed {
+  status: 'completed' | 'failed' | 'timed_out' | 'other';
+  value?: unknown;
+  message?: string;
+}
 
 export class TemporalHttp {
-  private readonly ctx: IExecuteFunctions;
+  private readonly ctx: TemporalContext;
   private readonly settings: TemporalSettings;
 
-  constructor(ctx: IExecuteFunctions, settings: TemporalSettings) {
+  constructor(ctx: TemporalContext, settings: TemporalSettings) {
     this.ctx = ctx;
     this.settings = settings;
   }
 
-  private async call(method: IHttpRequestMethods, path: string, body?: IDataObject): Promise<HttpAnswer> {
+  get taskQueue(): string {
+    return this.settings.taskQueue;
+  }
+
+  private async call(
+    method: IHttpRequestMethods,
+    path: string,
+    body?: IDataObject,
+    qs?: IDataObject,
+  ): Promise<HttpAnswer> {
     const { url, namespace } = this.settings;
-    const res = (await this.ctx.helpers.httpRequestWithAuthentication.call(
-      this.ctx,
+    const options: IHttpRequestOptions = {
+      method,
+      url: `${url}/api/v1/namespaces/${encodeURIComponent(namespace)}${path}`,
+      body,
+      qs,
+      json: true,
+      returnFullResponse: true,
+      ignoreHttpStatusErrors: true,
+    };
+    // Both contexts have the helper; TypeScript cannot call a method of a union of `this` types.
+    const helpers = this.ctx.helpers as IExecuteFunctions['helpers'];
+    return (await helpers.httpRequestWithAuthentication.call(
+      this.ctx as IExecuteFunctions,
       'marketplaceTemporalApi',
-      {
-        method,
-        url: `${url}/api/v1/namespaces/${encodeURIComponent(namespace)}${path}`,
-        body,
-        json: true,
-        returnFullResponse: true,
-        ignoreHttpStatusErrors: true,
-      },
+      options,
     )) as HttpAnswer;
-    return res;
   }
 
   /** Starts the workflow; answers the run id, or the server's message (e.g. the id is taken). */
-  async start(
-    workflowId: string,
-    workflowType: string,
-    input: unknown,
-    searchAttributes: Record<string, string>,
-  ) {
+  async start(workflowId: string, workflowType: string, input: unknown, options: StartOptions = {}) {
     const res = await this.call('POST', `/workflows/${encodeURIComponent(workflowId)}`, {
       workflowId,
       workflowType: { name: workflowType },
       taskQueue: { name: this.settings.taskQueue },
-      // A job id names one job and its report: never run it twice.
-      workflowIdReusePolicy: 'WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE',
-      input: { payloads: [encodeValue(input, this.settings.key)] } as unknown as IDataObject,
-      searchAttributes: { indexedFields: searchAttributes },
+      ...(options.joinRunning
+        ? {
+            workflowIdReusePolicy: 'WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE',
+            workflowIdConflictPolicy: 'WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING',
+          }
+        : // A job id names one job and its report: never run it twice.
+          { workflowIdReusePolicy: 'WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE' }),
+      ...(options.executionTimeout ? { workflowExecutionTimeout: options.executionTimeout } : {}),
+      ...(input === undefined
+        ? {}
+        : { input: { payloads: [encodeValue(input, this.settings.key)] } as unknown as IDataObject }),
+      ...(options.searchAttributes ? { searchAttributes: { indexedFields: options.searchAttributes } } : {}),
     });
     return res;
+  }
+
+  /**
+   * Waits for the run to close (the history's close event, long-polled) and reads how it ended; gives
+   * up after `polls` long polls (each the server's long-poll interval, about 20 s).
+   */
+  async closed(workflowId: string, runId: string, polls = 3): Promise<Closed> {
+    for (let i = 0; i < polls; i++) {
+      const res = await this.call('GET', `/workflows/${encodeURIComponent(workflowId)}/history`, undefined, {
+        'execution.runId': runId,
+        waitNewEvent: true,
+        historyEventFilterType: 'HISTORY_EVENT_FILTER_TYPE_CLOSE_EVENT',
+      });
+      const body = res.body as { history?: { events?: HistoryEvent[] }; message?: string };
+      if (res.statusCode >= 300) return { status: 'other', message: body?.message ?? String(res.statusCode) };
+      const event = body.history?.events?.[0];
+      if (event) return this.closeOf(event);
+    }
+    return { status: 'other', message: 'the workflow did not close in time' };
+  }
+
+  private closeOf(event: HistoryEvent): Closed {
+    const type = String(event.eventType ?? '');
+    if (type.endsWith('WORKFLOW_EXECUTION_COMPLETED')) {
+      const result = event.workflowExecutionCompletedEventAttributes?.result;
+      return { status: 'completed', value: decodeAny(firstPayload(result), this.settings.key) };
+    }
+    if (type.endsWith('WORKFLOW_EXECUTION_TIMED_OUT')) return { status: 'timed_out' };
+    if (type.endsWith('WORKFLOW_EXECUTION_FAILED'))
+      return {
+        status: 'failed',
+        message: failureMessage(event.workflowExecutionFailedEventAttributes?.failure, this.settings.key),
+      };
+    return { status: 'other', message: type.replace(/^EVENT_TYPE_WORKFLOW_EXECUTION_/, '').toLowerCase() };
   }
 
   async status(workflowId: string): Promise<{ statusCode: number; status?: string; message?: string }> {
@@ -83,10 +177,46 @@ export class TemporalHttp {
     });
     const body = res.body as { queryResult?: unknown; message?: string };
     if (res.statusCode >= 300) return { statusCode: res.statusCode, message: body?.message };
-    const result = body.queryResult as unknown[] | { payloads?: unknown[] } | undefined;
-    const first = Array.isArray(result) ? result[0] : result?.payloads?.[0];
-    return { statusCode: res.statusCode, value: decodeAny(first, this.settings.key) };
+    return {
+      statusCode: res.statusCode,
+      value: decodeAny(firstPayload(body.queryResult), this.settings.key),
+    };
   }
+}
+
+interface HistoryEvent {
+  eventType?: string;
+  workflowExecutionCompletedEventAttributes?: { result?: unknown };
+  workflowExecutionFailedEventAttributes?: { failure?: Failure };
+}
+
+interface Failure {
+  message?: string;
+  encodedAttributes?: JsonPayload;
+  cause?: Failure;
+}
+
+/** The first payload of a `Payloads` (the HTTP API shows it as a list, or as `{ payloads }`). */
+function firstPayload(result: unknown): unknown {
+  const r = result as unknown[] | { payloads?: unknown[] } | undefined;
+  return Array.isArray(r) ? r[0] : r?.payloads?.[0];
+}
+
+/** The innermost message of a failure chain (sealed messages opened with the key when it can). */
+function failureMessage(failure: Failure | undefined, key?: Buffer): string {
+  let message = 'failed';
+  for (let f = failure; f; f = f.cause) {
+    let text = f.message;
+    if (f.encodedAttributes) {
+      try {
+        text = (decodeValue(f.encodedAttributes, key) as { message?: string } | undefined)?.message ?? text;
+      } catch {
+        // A message sealed with another key stays as the server shows it ("Encoded failure").
+      }
+    }
+    if (text) message = text;
+  }
+  return message;
 }
 
 /** The HTTP API shows json/plain payloads as their value and others (sealed ones) as payload objects. */

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { SellingClient } from '@selling-kit/api-client/client';
-import { productRef, productRefFields } from '../common';
+import { productFields, productRef } from '../common';
 
-/** Live insights of the shop, or of one listing. */
+/** Live insights of the shop, or of one product. */
 export const description: INodeProperties[] = [
   {
     displayName: 'Of',
@@ -14,7 +14,7 @@ export const description: INodeProperties[] = [
     ],
     default: 'shop',
   },
-  ...productRefFields.map((f) => ({
+  ...productFields.map((f) => ({
     ...f,
     displayOptions: { show: { ...f.displayOptions?.show, scope: ['product'] } },
   })),

@@ -16,7 +16,7 @@ export const description: INodeProperties[] = [
         name: 'Get',
         value: 'get',
         action: 'Get insights',
-        description: 'Views, likes and sales of the shop or a listing',
+        description: 'Views, likes and sales of the shop or a product',
       },
     ],
     default: 'get',

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { PatchProductRequest, SellingClient } from '@selling-kit/api-client/client';
-import { compact, productRef, productRefFields } from '../common';
+import { compact, productFields, productRef } from '../common';
 
-/** Automatic offers and the discount price of a listing, in one PATCH. */
+/** Automatic offers and the discount price of a product, in one PATCH. */
 export const description: INodeProperties[] = [
-  ...productRefFields,
+  ...productFields,
   {
     displayName: 'Prices',
     name: 'prices',

@@ -1,8 +1,17 @@
+// Product → Create. Version 2 returns the listing as a read gives it (with its public `url` and its
+// status as a word) and says when the brand typed was not recognised; version 1 returns the create
+// answer (product ID, slug, SKU) as it always did.
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { ProductCreateRequest, SellingClient } from '@selling-kit/api-client/client';
-import { listingBody, listingFields } from './listingFields';
+import type {
+  ProductCreateOrUpdateResponse,
+  ProductCreateRequest,
+  SellingClient,
+} from '@selling-kit/api-client/client';
+import { brandNotice, explainBrandRefusal } from './brand';
+import { listingBody, listingFieldsWith, nodeVersion } from './listingFields';
+import { productOutput } from './output';
 
-export const description: INodeProperties[] = [
+export const description: INodeProperties[] = listingFieldsWith([
   {
     displayName: 'SKU',
     name: 'newSku',
@@ -10,16 +19,47 @@ export const description: INodeProperties[] = [
     default: '',
     description:
       'Your reference for the listing; with it, a create that times out is verified instead of repeated',
+    hint: 'At most 50 characters, unique in your shop (also against sold and deleted listings)',
   },
-  ...listingFields,
-];
+]);
 
 export async function execute(
   this: IExecuteFunctions,
   i: number,
   client: SellingClient,
 ): Promise<IDataObject> {
-  const sku = (this.getNodeParameter('newSku', i, '') as string).trim();
+  const sku = String(this.getNodeParameter('newSku', i, '') ?? '').trim();
   const body = { ...(sku ? { sku } : {}), ...listingBody.call(this, i) } as unknown as ProductCreateRequest;
-  return (await client.products.create(body)) as unknown as IDataObject;
+  if (nodeVersion(this) < 2) return (await client.products.create(body)) as unknown as IDataObject;
+
+  const typedBrand = String(body.brand_name ?? '');
+  let created: ProductCreateOrUpdateResponse;
+  try {
+    created = await client.products.create(body);
+  } catch (error) {
+    throw explainBrandRefusal(error, typedBrand);
+  }
+  const notices: string[] = [];
+  let record: IDataObject;
+  try {
+    // The client re-tries product_not_found on a key it just created (the spec's read-after-create delay).
+    record = productOutput(await client.products.get({ productId: created.product_id }));
+  } catch {
+    // The listing exists: a read that still fails must not fail the create (a retry would duplicate it).
+    record = productOutput({ ...created, sku: created.sku ?? (sku || null) });
+    notices.push(
+      'The listing was created, but its full record could not be read yet (new listings can take a moment ' +
+        'to appear); read it later with Product → Get.',
+    );
+  }
+  const brand = brandNotice(typedBrand, record.brand);
+  if (brand) notices.push(brand);
+  if (notices.length) {
+    record.notice = notices.join(' ');
+    if (typeof this.addExecutionHints === 'function')
+      this.addExecutionHints(
+        ...notices.map((message) => ({ message, type: 'warning' as const, location: 'outputPane' as const })),
+      );
+  }
+  return record;
 }

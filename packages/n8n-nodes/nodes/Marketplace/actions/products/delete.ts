@@ -1,16 +1,17 @@
+// Delete a product (idempotent). With the flag, a product with active offers is kept and the item
+// fails (409).
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { SellingClient } from '@selling-kit/api-client/client';
-import { productRef, productRefFields } from '../common';
+import { productFields, productRef } from '../common';
 
-/** Delete (idempotent). With the flag, a listing with active offers is kept and the item fails (409). */
 export const description: INodeProperties[] = [
-  ...productRefFields,
+  ...productFields,
   {
     displayName: 'Fail If Active Offers',
     name: 'failIfActiveOffers',
     type: 'boolean',
     default: false,
-    description: 'Whether to refuse the delete while the listing has active offers',
+    description: 'Whether to refuse the delete while the product has active offers',
   },
 ];
 

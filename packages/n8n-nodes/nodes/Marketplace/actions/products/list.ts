@@ -1,9 +1,21 @@
+// Get Many products: a limit or every page, with filters. Version 2 returns each product with its
+// URL and status word, or (Simplify, the default) only the fields a workflow usually needs.
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { PRODUCTS_PAGE_MAX, type SellingClient } from '@selling-kit/api-client/client';
-import { collect, compact, maxItems, returnAllFields } from '../common';
+import { collect, compact, isV2, maxItems, returnAllFields } from '../common';
+import { productOutput, simplifiedProduct } from './output';
 
 export const description: INodeProperties[] = [
   ...returnAllFields(1000),
+  {
+    displayName: 'Simplify',
+    name: 'simplify',
+    type: 'boolean',
+    default: true,
+    description: 'Whether to return a simplified version of the response instead of the raw data',
+    hint: 'Simplified: ID, SKU, slug, URL, status, description, price, currency, quantity, brand, boosted, updated',
+    displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+  },
   {
     displayName: 'Filters',
     name: 'filters',
@@ -54,5 +66,7 @@ export async function execute(
     (p) => p.product_id,
     max,
   );
-  return products as unknown as IDataObject[];
+  if (!isV2(this)) return products as unknown as IDataObject[];
+  const simplify = this.getNodeParameter('simplify', i, true) as boolean;
+  return products.map((p) => (simplify ? simplifiedProduct(p) : productOutput(p)));
 }

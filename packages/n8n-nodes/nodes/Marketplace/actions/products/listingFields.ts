@@ -1,8 +1,37 @@
-// The fields of a listing body, shared by create and full update.
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+// The fields of a listing body, shared by create and full update (PUT). Version 1 keeps its form as it
+// was: n8n saves only the values that differ from a default, so a v1 default (department
+// "womenswear", currency "GBP"…) must never change under a saved workflow. Version 2 is the typed form:
+// what the service requires comes first and is marked required, no default decides for the user, the
+// optional part is typed fields (additionalFields.ts), and hints sit where the rules fail most.
+import {
+  NodeOperationError,
+  type IDataObject,
+  type IExecuteFunctions,
+  type INodeProperties,
+} from 'n8n-workflow';
+import { MAX_PICTURES } from '@selling-kit/api-client/core';
 import { compact, CONDITIONS, DEPARTMENTS, jsonObject, optionsOf } from '../common';
+import { additionalBody, additionalFields, rawJsonOptions, rawJsonFields } from './additionalFields';
+import { CONDITION_OPTIONS, COUNTRY_OPTIONS, CURRENCY_OPTIONS, DEPARTMENT_OPTIONS } from './formOptions';
+import { label } from './labels';
 
-export const listingFields: INodeProperties[] = [
+/** Shows `fields` only on the node versions `versions` names. */
+function onVersions(
+  versions: NonNullable<INodeProperties['displayOptions']>['show'],
+  fields: INodeProperties[],
+) {
+  return fields.map((field) => ({
+    ...field,
+    displayOptions: { ...field.displayOptions, show: { ...field.displayOptions?.show, ...versions } },
+  }));
+}
+const V1 = { '@version': [1] };
+const V2_ON = { '@version': [{ _cnd: { gte: 2 } }] };
+
+/** The node version item `i` runs with (2 and later speak the typed form). */
+export const nodeVersion = (ctx: IExecuteFunctions): number => ctx.getNode().typeVersion;
+
+const listingFieldsV1: INodeProperties[] = [
   {
     displayName: 'Description',
     name: 'description',
@@ -80,8 +109,206 @@ export const listingFields: INodeProperties[] = [
   },
 ];
 
-/** The request body from the fields of item `i`. */
-export function listingBody(this: IExecuteFunctions, i: number): IDataObject {
+/** Version 2: what the service requires, in the order a seller thinks of a listing. */
+const requiredFieldsV2: INodeProperties[] = [
+  {
+    displayName: label('description'),
+    name: 'description',
+    type: 'string',
+    typeOptions: { rows: 3 },
+    required: true,
+    default: '',
+    description: 'What buyers read: at most 1000 characters, no e-mail addresses',
+    hint: "At most 5 hashtags. Tags like #vintage or #y2k are fine; a tag naming a brand must name the item's own Brand",
+  },
+  {
+    displayName: label('price_amount'),
+    name: 'priceAmount',
+    type: 'string',
+    required: true,
+    default: '',
+    placeholder: '25.00',
+    description: 'The price in the listing currency',
+    hint: 'A decimal with at most 2 decimals and at least 1.00, e.g. 25.00',
+  },
+  {
+    displayName: label('price_currency'),
+    name: 'priceCurrency',
+    type: 'options',
+    options: CURRENCY_OPTIONS,
+    required: true,
+    default: '',
+    description: "The currency of every price of the listing (your shop's currency)",
+  },
+  {
+    displayName: label('pictures'),
+    name: 'pictures',
+    type: 'fixedCollection',
+    placeholder: 'Add Picture',
+    typeOptions: { multipleValues: true, sortable: true },
+    required: true,
+    default: {},
+    description:
+      'Publicly reachable JPEG, PNG or WebP images (no transparency); the first is the main picture',
+    hint: '1 to 8 picture URLs. One row can take a whole list from an expression, e.g. {{ $json.pictures }}',
+    options: [
+      {
+        displayName: 'Picture',
+        name: 'picture',
+        values: [
+          {
+            displayName: 'URL',
+            name: 'url',
+            type: 'string',
+            default: '',
+            placeholder: 'https://example.com/front.jpg',
+            description: 'A picture URL, or an expression giving a list of them',
+            hint: '1 to 8 pictures in all. One row can take a whole list from an expression, e.g. {{ $json.pictures }}',
+          },
+        ],
+      },
+    ],
+  },
+  {
+    displayName: label('product_type'),
+    name: 'productType',
+    type: 'string',
+    required: true,
+    default: '',
+    placeholder: 'tshirts',
+    description: "The marketplace's product type, e.g. tshirts, jeans, trainers, bags",
+    hint: 'It must exist in the chosen Department',
+  },
+  {
+    displayName: label('brand_name'),
+    name: 'brandName',
+    type: 'string',
+    required: true,
+    default: '',
+    placeholder: 'Nike',
+    description: "The item's brand; the marketplace matches the name to its brand list",
+    hint: 'Write unbranded if the item has none. A name the marketplace does not recognise is listed as unbranded (the output then carries a notice)',
+  },
+  {
+    displayName: label('condition'),
+    name: 'condition',
+    type: 'options',
+    options: CONDITION_OPTIONS,
+    required: true,
+    default: '',
+  },
+  {
+    displayName: label('department'),
+    name: 'department',
+    type: 'options',
+    options: DEPARTMENT_OPTIONS,
+    required: true,
+    default: '',
+    description: 'With the product type, the category the listing appears in',
+  },
+  {
+    displayName: label('address.country_code'),
+    name: 'countryCode',
+    type: 'options',
+    options: COUNTRY_OPTIONS,
+    required: true,
+    default: '',
+    description: 'Where the item ships from',
+  },
+  {
+    displayName: label('quantity'),
+    name: 'quantity',
+    type: 'number',
+    typeOptions: { minValue: 1 },
+    required: true,
+    default: 1,
+    description: 'How many identical items the listing sells',
+  },
+  {
+    displayName: label('national_shipping_cost'),
+    name: 'nationalShippingCost',
+    type: 'string',
+    default: '',
+    placeholder: '3.50',
+    description: 'What a buyer in your country pays for shipping; 0.00 is free shipping',
+    hint: 'Every listing needs this or Platform Shipping (Additional Fields), not both. At most 2 decimals',
+  },
+];
+
+/**
+ * The listing fields of both versions. `beforeOptional` (create's SKU) goes after version 2's required
+ * fields and before its optional part, and first in version 1 as it always was.
+ */
+export function listingFieldsWith(beforeOptional: INodeProperties[] = []): INodeProperties[] {
+  return [
+    ...onVersions(V1, [...beforeOptional, ...listingFieldsV1]),
+    ...onVersions(V2_ON, [...requiredFieldsV2, ...beforeOptional, additionalFields, rawJsonOptions]),
+  ];
+}
+
+export const listingFields: INodeProperties[] = listingFieldsWith();
+
+/**
+ * Picture URLs from whatever the Pictures field holds: its rows, and in any row (or instead of the
+ * rows, from an expression) a list — of URLs or of `{ url }` records, as a read listing carries them —
+ * or a text of URLs separated by spaces, new lines or commas.
+ */
+export function pictureUrls(value: unknown): string[] {
+  if (value === undefined || value === null || value === '') return [];
+  if (Array.isArray(value)) return value.flatMap(pictureUrls);
+  if (typeof value === 'object') {
+    const o = value as IDataObject;
+    return pictureUrls('picture' in o ? o.picture : o.url);
+  }
+  const text = String(value).trim();
+  if (text.startsWith('[')) {
+    try {
+      return pictureUrls(JSON.parse(text));
+    } catch {
+      // not JSON: read as text below
+    }
+  }
+  return text.split(/\s+|,\s*(?=https?:\/\/)/).filter(Boolean);
+}
+
+/** Money typed as a number by an expression (25 or 25.5) travels as the decimal string the API reads. */
+const money = (value: unknown): string | undefined =>
+  value === undefined || value === null ? undefined : String(value).trim();
+
+function listingBodyV2(this: IExecuteFunctions, i: number): IDataObject {
+  const param = (name: string) => this.getNodeParameter(name, i, '') as unknown;
+  const text = (name: string) => String(param(name) ?? '').trim();
+  const pictures = pictureUrls(param('pictures'));
+  if (pictures.length === 0 || pictures.length > MAX_PICTURES)
+    throw new NodeOperationError(
+      this.getNode(),
+      pictures.length === 0
+        ? `${label('pictures')}: add at least one picture URL (1 to ${MAX_PICTURES})`
+        : `${label('pictures')}: at most ${MAX_PICTURES} pictures, got ${pictures.length}`,
+      { itemIndex: i, description: 'Each row takes one URL, or an expression giving a list of URLs' },
+    );
+  const country = text('countryCode');
+  return {
+    ...compact({
+      description: String(param('description') ?? ''),
+      price_amount: money(param('priceAmount')),
+      price_currency: text('priceCurrency'),
+      quantity: this.getNodeParameter('quantity', i, 1) as number,
+      pictures: pictures.map((url) => ({ url })),
+      department: text('department'),
+      product_type: text('productType'),
+      condition: text('condition'),
+      brand_name: text('brandName'),
+      address: country ? { country_code: country } : undefined,
+      national_shipping_cost: money(param('nationalShippingCost')),
+    }),
+    ...additionalBody.call(this, i),
+    ...rawJsonFields.call(this, i),
+  };
+}
+
+/** Version 1: the request body from the fields of item `i`. */
+function listingBodyV1(this: IExecuteFunctions, i: number): IDataObject {
   const get = (name: string) => this.getNodeParameter(name, i, '') as string;
   const pictures = get('pictureUrls')
     .split(',')
@@ -104,4 +331,9 @@ export function listingBody(this: IExecuteFunctions, i: number): IDataObject {
     }),
     ...jsonObject.call(this, 'additionalFields', 'Additional Fields (JSON)', i),
   };
+}
+
+/** The request body from the fields of item `i`, as its node version lays them out. */
+export function listingBody(this: IExecuteFunctions, i: number): IDataObject {
+  return nodeVersion(this) >= 2 ? listingBodyV2.call(this, i) : listingBodyV1.call(this, i);
 }

@@ -1,9 +1,13 @@
+// Mark as sold: a sale made elsewhere. Version 2 reads the status first and calls the service only
+// for a product on sale (the spec: "only when the listing is completely sold"), so a second run is a
+// visible no-op: the product, its status, and `changed: false`.
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { ProductStatus } from '@selling-kit/api-client/core';
 import type { SellingClient } from '@selling-kit/api-client/client';
-import { productRef, productRefFields } from '../common';
+import { isV2, productFields, productRef } from '../common';
+import { productOutput, statusWord } from './output';
 
-/** Mark as sold: a sale made elsewhere (a no-op when it is not on sale). */
-export const description: INodeProperties[] = [...productRefFields];
+export const description: INodeProperties[] = [...productFields];
 
 export async function execute(
   this: IExecuteFunctions,
@@ -11,6 +15,20 @@ export async function execute(
   client: SellingClient,
 ): Promise<IDataObject> {
   const ref = productRef.call(this, i);
-  await client.products.markAsSold(ref);
-  return { ...ref, sold: true };
+  if (!isV2(this)) {
+    await client.products.markAsSold(ref);
+    return { ...ref, sold: true };
+  }
+  const before = await client.products.get(ref);
+  if (before.status !== ProductStatus.enum.STATUS_ONSALE)
+    return { ...productOutput(before), changed: false, previous_status: statusWord(before.status) };
+  // By ID from here on: the key the item gave may be a SKU or slug, the ID is the product's own.
+  const byId = { productId: before.product_id };
+  await client.products.markAsSold(byId);
+  const after = await client.products.get(byId);
+  return {
+    ...productOutput(after),
+    changed: after.status !== before.status,
+    previous_status: statusWord(before.status),
+  };
 }

@@ -1,10 +1,12 @@
+// Partial update (PATCH) of a product on sale: only the fields given change. Version 2 returns the
+// product as it now is, with its URL and status.
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { PatchProductRequest, SellingClient } from '@selling-kit/api-client/client';
-import { compact, jsonObject, productRef, productRefFields } from '../common';
+import { compact, isV2, jsonObject, productFields, productRef } from '../common';
+import { productOutput } from './output';
 
-/** Partial update of an on-sale listing: only the fields given change. */
 export const description: INodeProperties[] = [
-  ...productRefFields,
+  ...productFields,
   {
     displayName: 'Update Fields',
     name: 'updateFields',
@@ -26,7 +28,7 @@ export const description: INodeProperties[] = [
         name: 'quantity',
         type: 'number',
         default: 1,
-        description: '0 sells the listing out',
+        description: '0 sells the product out',
       },
     ],
   },
@@ -50,5 +52,6 @@ export async function execute(
     ...jsonObject.call(this, 'additionalFields', 'Additional Fields (JSON)', i),
   } as PatchProductRequest;
   await client.products.patch(ref, body);
-  return { ...ref, patched: Object.keys(body) };
+  if (!isV2(this)) return { ...ref, patched: Object.keys(body) };
+  return { ...productOutput(await client.products.get(ref)), patched: Object.keys(body) };
 }

@@ -1,11 +1,20 @@
+// Set the quantity of a product (PATCH quantity; a sold product goes back on sale); version 2
+// returns the product as it now is.
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { SellingClient } from '@selling-kit/api-client/client';
-import { productRef, productRefFields } from '../common';
+import { isV2, productFields, productRef } from '../common';
+import { productOutput } from './output';
 
-/** Set the quantity of a listing (PATCH quantity); a full update restocks a sold one. */
 export const description: INodeProperties[] = [
-  ...productRefFields,
-  { displayName: 'Quantity', name: 'quantity', type: 'number', typeOptions: { minValue: 1 }, default: 1 },
+  ...productFields,
+  {
+    displayName: 'Quantity',
+    name: 'quantity',
+    type: 'number',
+    typeOptions: { minValue: 1 },
+    default: 1,
+    description: 'How many of the product are for sale from now on',
+  },
 ];
 
 export async function execute(
@@ -16,5 +25,5 @@ export async function execute(
   const ref = productRef.call(this, i);
   const quantity = this.getNodeParameter('quantity', i) as number;
   await client.products.restock(ref, quantity);
-  return { ...ref, quantity };
+  return isV2(this) ? productOutput(await client.products.get(ref)) : { ...ref, quantity };
 }

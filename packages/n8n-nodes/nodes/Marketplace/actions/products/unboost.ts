@@ -1,9 +1,10 @@
+// Stop boosting a product; version 2 returns the product as it now is.
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { SellingClient } from '@selling-kit/api-client/client';
-import { productRef, productRefFields } from '../common';
+import { isV2, productFields, productRef } from '../common';
+import { productOutput } from './output';
 
-/** Stop boosting the listing. */
-export const description: INodeProperties[] = [...productRefFields];
+export const description: INodeProperties[] = [...productFields];
 
 export async function execute(
   this: IExecuteFunctions,
@@ -12,5 +13,5 @@ export async function execute(
 ): Promise<IDataObject> {
   const ref = productRef.call(this, i);
   await client.products.unboost(ref);
-  return { ...ref, boosted: false };
+  return isV2(this) ? productOutput(await client.products.get(ref)) : { ...ref, boosted: false };
 }

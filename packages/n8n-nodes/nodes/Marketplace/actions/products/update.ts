@@ -1,10 +1,14 @@
+// Full update (PUT) of a product; by SKU it creates the product when the SKU is new. Version 2
+// returns the product as it now is (read back by its ID), with its URL and status, and says when the
+// brand typed was not recognised (as Create does).
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { ProductPutRequest, SellingClient } from '@selling-kit/api-client/client';
-import { productRef, productRefFields } from '../common';
+import { isV2, productFields, productRef } from '../common';
 import { listingBody, listingFields } from './listingFields';
+import { brandNotice, explainBrandRefusal } from './brand';
+import { productOutput } from './output';
 
-/** Full update (PUT) by SKU, product ID or slug; by SKU it creates the listing when the SKU is new. */
-export const description: INodeProperties[] = [...productRefFields, ...listingFields];
+export const description: INodeProperties[] = [...productFields, ...listingFields];
 
 export async function execute(
   this: IExecuteFunctions,
@@ -13,5 +17,12 @@ export async function execute(
 ): Promise<IDataObject> {
   const ref = productRef.call(this, i);
   const body = { attributes: {}, ...listingBody.call(this, i) } as unknown as ProductPutRequest;
-  return (await client.products.update(ref, body)) as unknown as IDataObject;
+  if (!isV2(this)) return (await client.products.update(ref, body)) as unknown as IDataObject;
+  const typedBrand = String(body.brand_name ?? '');
+  const written = await client.products
+    .update(ref, body)
+    .catch((error: unknown) => Promise.reject(explainBrandRefusal(error, typedBrand)));
+  const record = productOutput(await client.products.get({ productId: written.product_id }));
+  const notice = brandNotice(typedBrand, record.brand);
+  return notice ? { ...record, notice } : record;
 }

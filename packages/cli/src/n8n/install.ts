@@ -1,0 +1,67 @@
+// Where `selling-kit dev` finds n8n (installed by scripts/setup-n8n.sh, never by the CLI) and how it
+// puts this repository's n8n nodes package into the dev n8n's user folder: built (dist/), then copied
+// the way `pnpm pack` ships it (package.json + dist/) into <userFolder>/.n8n/nodes/node_modules/<name>,
+// where n8n's community-packages module loads it.
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export const N8N_VERSION = '2.40.7';
+export const NODES_PACKAGE_DIR = fileURLToPath(new URL('../../../n8n-nodes/', import.meta.url));
+export const INSTALL_HINT = 'install it once with `bash scripts/setup-n8n.sh` (~6 min), or pass --no-n8n';
+
+/**
+ * n8n's bin script: SELLING_KIT_N8N_BIN, else the set-up's cache (complete only with its `.installed`
+ * marker). Undefined when n8n is not installed: `dev` then says how to install it and goes on.
+ */
+export function findN8nBin(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.SELLING_KIT_N8N_BIN !== undefined)
+    return existsSync(env.SELLING_KIT_N8N_BIN) ? env.SELLING_KIT_N8N_BIN : undefined;
+  const cache = env.SELLING_KIT_CACHE ?? join(homedir(), '.cache', 'selling-kit');
+  const dir = join(cache, `n8n-${env.SELLING_KIT_N8N_VERSION ?? N8N_VERSION}`);
+  const bin = join(dir, 'node_modules', 'n8n', 'bin', 'n8n');
+  return existsSync(bin) && existsSync(join(dir, '.installed')) ? bin : undefined;
+}
+
+interface NodesManifest {
+  name: string;
+  version: string;
+  n8n?: { nodes?: string[]; credentials?: string[] };
+}
+
+function manifest(dir: string): NodesManifest {
+  return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as NodesManifest;
+}
+
+const missingFiles = (dir: string, m: NodesManifest) =>
+  [...(m.n8n?.nodes ?? []), ...(m.n8n?.credentials ?? [])].filter((f) => !existsSync(join(dir, f)));
+
+/**
+ * Builds the nodes package (esbuild, ~2 s) and copies it into the user folder. The build empties dist/
+ * first, so a build running elsewhere at the same moment can leave it incomplete: the copy is checked
+ * against the files the package declares, and built again if any is missing.
+ */
+export async function installNodesPackage(userFolder: string): Promise<{ name: string; version: string }> {
+  const source = manifest(NODES_PACKAGE_DIR);
+  const target = join(userFolder, '.n8n', 'nodes', 'node_modules', ...source.name.split('/'));
+  let missing: string[] = [];
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    await run(process.execPath, [join(NODES_PACKAGE_DIR, 'scripts', 'build.mjs')], {
+      cwd: NODES_PACKAGE_DIR,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    rmSync(target, { recursive: true, force: true });
+    mkdirSync(target, { recursive: true });
+    cpSync(join(NODES_PACKAGE_DIR, 'dist'), join(target, 'dist'), { recursive: true });
+    writeFileSync(join(target, 'package.json'), readFileSync(join(NODES_PACKAGE_DIR, 'package.json')));
+    missing = missingFiles(target, source);
+    if (missing.length === 0) return { name: source.name, version: source.version };
+    await new Promise((r) => setTimeout(r, 1_000 * attempt));
+  }
+  throw new Error(`the built n8n nodes package lacks ${missing.join(', ')}`);
+}

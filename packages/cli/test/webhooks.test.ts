@@ -1,0 +1,123 @@
+// `selling-kit webhooks serve` end to end: the real CLI process receives the simulator's signed
+// webhooks for the two demo shops, a purchase on the GB shop marks the same SKU sold on the US shop
+// through a real worker process and Temporal; a forged signature is a 401; bad flags exit 2 before
+// anything starts; Ctrl-C stops it cleanly.
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startSimulator, DEMO, type RunningSimulator } from '@selling-kit/simulator';
+import { webhookHeaders } from '@selling-kit/api-client/core';
+import { CLI, cliEnv, runCli, startCliWorker, type CliEnv } from './helpers.ts';
+
+let sim: RunningSimulator;
+let ctx: CliEnv;
+let worker: { stop(): Promise<void> };
+const SECRET_ENV = { SELLING_KIT_WEBHOOK_SECRET: DEMO.webhookSecret };
+
+const adminPost = (path: string, body: unknown) =>
+  fetch(sim.adminUrl + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  }).then((r) => r.json() as Promise<Record<string, unknown>>);
+
+beforeAll(async () => {
+  sim = await startSimulator({ demo: true, config: { fetchPictures: false } });
+  ctx = cliEnv({ GB_KEY: DEMO.apiKey, US_KEY: DEMO.usApiKey });
+  for (const [name, env] of [
+    ['gb', 'GB_KEY'],
+    ['us', 'US_KEY'],
+  ])
+    expect(
+      (await runCli(ctx, ['--json', 'shops', 'add', name!, '--api-key-env', env!, '--base-url', sim.url]))
+        .code,
+    ).toBe(0);
+  worker = await startCliWorker(ctx);
+}, 90_000);
+
+afterAll(async () => {
+  await worker?.stop();
+  await sim?.close();
+});
+
+describe('selling-kit webhooks serve', () => {
+  it('delists a sale on the other shop, refuses a forged signature, stops on Ctrl-C', async () => {
+    const child = spawn(process.execPath, [CLI, '--json', 'webhooks', 'serve', '--port', '0'], {
+      env: { ...ctx.env, ...SECRET_ENV },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((r) => child.once('exit', r));
+    const ready = await new Promise<{ url: string; shops: { shopId: string; sellerId: number }[] }>(
+      (resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`not ready:\n${stderr}`)), 60_000);
+        child.stdout.on('data', (d: Buffer) => {
+          stdout += d.toString();
+          try {
+            resolve(JSON.parse(stdout));
+            clearTimeout(timer);
+          } catch {
+            // not complete yet
+          }
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}:\n${stderr}`)));
+      },
+    );
+    try {
+      expect(ready.shops).toEqual([
+        { shopId: 'gb', sellerId: DEMO.sellerId },
+        { shopId: 'us', sellerId: DEMO.usSellerId },
+      ]);
+      await adminPost('/admin/webhooks', {
+        partnerId: DEMO.partnerId,
+        url: ready.url,
+        eventTypes: ['v1:order.new'],
+      });
+      const tee = [...sim.world.sellers.get(DEMO.usSellerId)!.products.values()].find(
+        (p) => p.sku === DEMO.skus[0],
+      )!;
+      expect(tee.state).toBe('selling');
+      await adminPost('/admin/orders', { sellerId: DEMO.sellerId, productIds: [sim.demo!.listings[0]!] });
+      const end = Date.now() + 30_000;
+      while (tee.state !== 'sold') {
+        if (Date.now() > end) throw new Error(`not delisted:\n${stderr}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const body = '{"id":"x","event_type":"v1:order.new","created_at":"now","data":{}}';
+      const forged = await fetch(ready.url, {
+        method: 'POST',
+        body,
+        headers: webhookHeaders(body, 'whsec_wrong'),
+      });
+      expect(forged.status).toBe(401);
+      // The log line of each delivery names the event and what was done, never the secret.
+      expect(stderr).toMatch(/200 v1:order\.new \S+ delist_started delist:gb:/);
+      expect(stderr).toContain('401 - ');
+      expect(stderr).not.toContain(DEMO.webhookSecret);
+    } finally {
+      child.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+  }, 120_000);
+
+  it('refuses bad flags, a missing secret and a broken SKU map before anything starts (exit 2)', async () => {
+    const noSecret = await runCli(ctx, ['webhooks', 'serve', '--port', '0'], {
+      env: { SELLING_KIT_WEBHOOK_SECRET: '' },
+    });
+    expect(noSecret.code).toBe(2);
+    expect(noSecret.stderr).toContain('SELLING_KIT_WEBHOOK_SECRET');
+    const lowOffer = await runCli(ctx, ['webhooks', 'serve', '--offers-percent', '2'], { env: SECRET_ENV });
+    expect(lowOffer.code).toBe(2);
+    expect(lowOffer.stderr).toContain('offers percentOff must be at least the minimum 5%');
+    const map = join(ctx.home, 'skus.json');
+    writeFileSync(map, JSON.stringify([{ gb: 'A' }]));
+    const badMap = await runCli(ctx, ['webhooks', 'serve', '--sku-map', map], { env: SECRET_ENV });
+    expect(badMap.code).toBe(2);
+    expect(badMap.stderr).toContain(`SKU map ${map}: entry 0 must name at least two shops`);
+    const badPort = await runCli(ctx, ['webhooks', 'serve', '--port', 'x'], { env: SECRET_ENV });
+    expect(badPort.code).toBe(2);
+    expect(badPort.stderr).toContain('--port must be a number, got "x"');
+  }, 60_000);
+});

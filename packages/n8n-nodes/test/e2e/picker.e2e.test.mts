@@ -1,0 +1,323 @@
+// The product picker in a real n8n 2.40.7 with the packed package and the demo shop of the simulator:
+// n8n's own resource-locator and dynamic-options endpoints call our methods as the editor does, a
+// published workflow runs version 2 of the node with the picker's By URL and From List values, and a
+// headless Chromium opens the picker in the editor (its screenshot is docs/picker.png).
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { DEMO, startSimulator, type RunningSimulator } from '@selling-kit/simulator';
+import {
+  N8nClient,
+  OUTPUT_DIR,
+  PACKAGE_DIR,
+  installPackedPackage,
+  makeUserFolder,
+  nodeOutput,
+  sleep,
+  startN8n,
+  waitFor,
+  waitForPostWebhook,
+  type Execution,
+  type N8nInstance,
+} from './harness.mts';
+import { ACTION, ACTION_TYPE, chain, webhookStart, type NodeSpec } from './workflows.mts';
+
+const SETUP_MS = 8 * 60_000;
+const TEST_MS = 3 * 60_000;
+const CHROMIUM = process.env.SELLING_KIT_CHROMIUM ?? '/usr/bin/chromium';
+const SCREENSHOT = join(PACKAGE_DIR, 'docs', 'picker.png');
+
+let userFolder = '';
+let sim: RunningSimulator | undefined;
+let n8n: N8nInstance | undefined;
+let client: N8nClient;
+let credential: { id: string; name: string };
+
+const seller = () => sim!.world.sellers.get(DEMO.sellerId)!;
+const bySku = (sku: string) => seller().products.get(seller().skus.get(sku)!)!;
+const locator = (mode: string, value: string) => ({ __rl: true, mode, value });
+const v2 = (name: string, parameters: Record<string, unknown>, extra: Partial<NodeSpec> = {}): NodeSpec => ({
+  name,
+  type: ACTION_TYPE,
+  typeVersion: 2,
+  parameters: { authentication: 'apiKey', ...parameters },
+  credentials: { [ACTION.credentialType]: credential },
+  ...extra,
+});
+
+beforeAll(async () => {
+  userFolder = await makeUserFolder();
+  const [started] = await Promise.all([startSimulator({ demo: true }), installPackedPackage(userFolder)]);
+  sim = started;
+  n8n = await startN8n({ userFolder, logName: 'n8n-picker-e2e.log' });
+  client = new N8nClient(n8n.url);
+  await client.login(n8n.owner.email, n8n.owner.password);
+  await client.createApiKey();
+  credential = await client.createCredential(
+    'Marketplace demo shop (picker e2e)',
+    ACTION.credentialType,
+    ACTION.credentialData(sim.url, DEMO.apiKey),
+  );
+}, SETUP_MS);
+
+afterAll(async () => {
+  await n8n?.stop();
+  await sim?.close();
+  if (userFolder) await rm(userFolder, { recursive: true, force: true });
+}, 60_000);
+
+/** What the editor sends to n8n's dynamic-node-parameters endpoints for our node, version 2. */
+const editorRequest = (path: string, methodName: string, currentNodeParameters: Record<string, unknown>) => ({
+  path,
+  methodName,
+  nodeTypeAndVersion: { name: ACTION_TYPE, version: 2 },
+  currentNodeParameters: { authentication: 'apiKey', resource: 'products', ...currentNodeParameters },
+  credentials: { [ACTION.credentialType]: { id: credential.id, name: credential.name } },
+});
+
+describe("n8n's editor endpoints call the node's look-ups", () => {
+  it(
+    'resource-locator-results: the demo shop’s products, searchable',
+    async () => {
+      type Results = { results: { name: string; value: string; url?: string }[]; paginationToken?: string };
+      const all = await client.rest<Results>(
+        'POST',
+        '/dynamic-node-parameters/resource-locator-results',
+        editorRequest('parameters.product', 'searchProducts', { operation: 'get' }),
+      );
+      const ids = DEMO.skus.map((sku) => String(bySku(sku).productId));
+      expect(all.results.map((r) => r.value)).toEqual(expect.arrayContaining(ids));
+      const jacket = bySku('DEMO-JACKET-003');
+      expect(all.results.find((r) => r.value === String(jacket.productId))).toEqual({
+        name: 'Carhartt work jacket, green can… · 80.00 GBP · SKU DEMO-JACKET-003',
+        value: String(jacket.productId),
+        url: `https://www.depop.com/products/${jacket.slug}/`,
+      });
+
+      const filtered = await client.rest<Results>(
+        'POST',
+        '/dynamic-node-parameters/resource-locator-results',
+        { ...editorRequest('parameters.product', 'searchProducts', { operation: 'get' }), filter: 'levi' },
+      );
+      expect(filtered.results.map((r) => r.value)).toEqual([String(bySku('DEMO-JEANS-002').productId)]);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'options: the seller addresses and the currency of a picked product',
+    async () => {
+      type Options = { name: string; value: string | number }[];
+      const addresses = await client.rest<Options>(
+        'POST',
+        '/dynamic-node-parameters/options',
+        editorRequest('parameters.addressId', 'getAddresses', {
+          resource: 'shipping',
+          operation: 'listProviders',
+        }),
+      );
+      expect(addresses).toEqual([
+        { name: 'Demo Shop — 1 Market Street, London, E1 6AN, GB', value: DEMO.addressId },
+      ]);
+      const currencies = await client.rest<Options>(
+        'POST',
+        '/dynamic-node-parameters/options',
+        editorRequest('parameters.offerCurrency', 'getCurrencies', {
+          resource: 'offers',
+          operation: 'send',
+          product: locator('sku', 'DEMO-TEE-001'),
+        }),
+      );
+      expect(currencies).toEqual([{ name: "GBP (the product's currency)", value: 'GBP' }]);
+    },
+    TEST_MS,
+  );
+});
+
+describe('a published workflow with version 2 of the node', () => {
+  async function lastExecution(workflowId: string): Promise<Execution> {
+    return await waitFor(
+      'the finished execution',
+      async () => {
+        const list = await client.executions(workflowId);
+        const done = list.filter((e) => e.finished || e.status === 'error' || e.status === 'success');
+        return done.sort((a, b) => Number(b.id) - Number(a.id))[0];
+      },
+      60_000,
+    );
+  }
+
+  it(
+    'finds products By URL and From List, returns full records, and names a bad URL at run time',
+    async () => {
+      const tee = bySku('DEMO-TEE-001');
+      const jeans = bySku('DEMO-JEANS-002');
+      const path = `e2e-${randomUUID()}`;
+      const id = await client.createWorkflow(
+        chain('e2e: picker', [
+          webhookStart(path),
+          v2('Get By URL', {
+            resource: 'products',
+            operation: 'get',
+            product: locator('url', `https://www.depop.com/products/${tee.slug}/?ref=e2e`),
+          }),
+          v2('Boost From List', {
+            resource: 'products',
+            operation: 'boost',
+            product: { ...locator('list', String(jeans.productId)), cachedResultName: 'Levi’s 501' },
+          }),
+          // An expression is only known at run time: the node itself checks it.
+          v2(
+            'URL From Input',
+            {
+              resource: 'products',
+              operation: 'get',
+              product: locator('url', "={{ $('Start').first().json.body.url }}"),
+            },
+            { onError: 'continueRegularOutput' },
+          ),
+        ]),
+      );
+      await client.activate(id);
+      await waitForPostWebhook(`${n8n!.url}/webhook/${path}`);
+      const res = await fetch(`${n8n!.url}/webhook/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: 'https://example.com/not-a-product' }),
+        signal: AbortSignal.timeout(120_000),
+      });
+      expect(res.status).toBe(200);
+      const execution = await lastExecution(id);
+      expect(execution.status).toBe('success');
+
+      expect(nodeOutput(execution, 'Get By URL')).toEqual([
+        expect.objectContaining({
+          product_id: tee.productId,
+          sku: 'DEMO-TEE-001',
+          status: 'on sale',
+          status_code: 'STATUS_ONSALE',
+          url: `https://www.depop.com/products/${tee.slug}/`,
+        }),
+      ]);
+      expect(nodeOutput(execution, 'Boost From List')).toEqual([
+        expect.objectContaining({ product_id: jeans.productId, is_boosted: true, status: 'on sale' }),
+      ]);
+      expect(bySku('DEMO-JEANS-002').isBoosted).toBe(true);
+      expect(nodeOutput(execution, 'URL From Input')).toEqual([
+        {
+          error: expect.stringMatching(
+            /^Product \(By URL\): "https:\/\/example.com\/not-a-product" — not a product URL or slug/,
+          ),
+        },
+      ]);
+    },
+    TEST_MS,
+  );
+});
+
+describe("n8n applies the picker's validation", () => {
+  it(
+    'refuses to publish a workflow whose By URL value is not a product URL or slug',
+    async () => {
+      const path = `e2e-${randomUUID()}`;
+      const id = await client.createWorkflow(
+        chain('e2e: picker validation', [
+          webhookStart(path),
+          v2('Bad URL', {
+            resource: 'products',
+            operation: 'get',
+            product: locator('url', 'https://example.com/not-a-product'),
+          }),
+        ]),
+      );
+      await expect(client.activate(id)).rejects.toThrow(
+        /400 .*Node \\"Bad URL\\":.*invalid required parameters: product/s,
+      );
+    },
+    TEST_MS,
+  );
+});
+
+describe('the picker in the editor', () => {
+  it(
+    'shows "Mark as Sold: Product" on the canvas and lists the shop’s products when opened',
+    async () => {
+      const workflowId = await client.createWorkflow(
+        chain('e2e: picker in the editor', [
+          v2('Mark as Sold', {
+            resource: 'products',
+            operation: 'markSold',
+            product: locator('list', ''),
+          }),
+        ]),
+      );
+      const browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-quic',
+          '--no-first-run',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--disable-dev-shm-usage',
+        ],
+      });
+      try {
+        const context = await browser.newContext({
+          baseURL: n8n!.url,
+          viewport: { width: 1400, height: 900 },
+        });
+        const page = await context.newPage();
+        const login = await page.request.post('/rest/login', {
+          data: { emailOrLdapLoginId: n8n!.owner.email, password: n8n!.owner.password },
+        });
+        expect(login.status()).toBe(200);
+        await page.goto(`/workflow/${workflowId}`, { waitUntil: 'domcontentloaded', timeout: 120_000 });
+        const canvasNode = page.locator('[data-test-id="canvas-node"]').first();
+        await canvasNode.waitFor({ state: 'visible', timeout: 120_000 });
+        await waitFor(
+          'the subtitle on the canvas',
+          async () => ((await canvasNode.innerText()).includes('Mark as Sold: Product') ? true : undefined),
+          30_000,
+        );
+
+        await canvasNode.dblclick();
+        const ndv = page.locator('[data-test-id="ndv"]');
+        await ndv.waitFor({ state: 'visible', timeout: 30_000 });
+        await ndv.locator('[data-test-id="rlc-input"]').first().click();
+        const items = page.locator('[data-test-id="rlc-item"]');
+        let rows: string[] = [];
+        try {
+          await waitFor(
+            "the shop's products in the picker",
+            async () => {
+              rows = await items.allInnerTexts();
+              return rows.some((r) => r.includes('SKU DEMO-JACKET-003')) ? rows : undefined;
+            },
+            60_000,
+          );
+        } finally {
+          await sleep(500); // let the dropdown finish opening
+          mkdirSync(OUTPUT_DIR, { recursive: true });
+          await page.screenshot({ path: join(OUTPUT_DIR, 'n8n-picker.png'), fullPage: true });
+        }
+        expect(rows).toEqual(
+          expect.arrayContaining([
+            expect.stringContaining('Vintage black Nike tee, boxy fi… · 25.00 GBP · SKU DEMO-TEE-001'),
+          ]),
+        );
+        mkdirSync(join(PACKAGE_DIR, 'docs'), { recursive: true });
+        await page.screenshot({ path: SCREENSHOT });
+      } finally {
+        await browser.close();
+      }
+    },
+    TEST_MS,
+  );
+});

@@ -1,0 +1,177 @@
+// The compose topology's n8n, natively: n8n 2.40.7 on PostgreSQL with deploy/env/n8n.env (the n8n
+// service's settings) in the same cluster as the Temporal server of the compose topology
+// (temporal-workflows/test/topology: schema set-up, server 1.31 on postgres12, namespace and search
+// attributes from deploy/). n8n migrates its database, loads the packed nodes package, and a workflow's
+// Bulk Job node starts a job on that server, which a selling-kit worker runs into the simulator.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { DEMO, startSimulator, type RunningSimulator } from '@selling-kit/simulator';
+import { AesGcmCodec, createWorker } from '@selling-kit/temporal-workflows';
+import { readDeployEnv } from '../../../temporal-workflows/test/topology/deploy-env.ts';
+import {
+  startTemporalCluster,
+  type TemporalCluster,
+} from '../../../temporal-workflows/test/topology/temporal-cluster.ts';
+import { FEED_HEADER, feedRow } from '../helpers/temporal.mts';
+import {
+  N8nClient,
+  installPackedPackage,
+  makeUserFolder,
+  nodeOutput,
+  waitFor,
+  waitForPostWebhook,
+  type N8nInstance,
+} from './harness.mts';
+import { startN8nOnPostgres } from './postgres-n8n.mts';
+import { BULK_TYPE, chain, webhookStart } from './workflows.mts';
+
+const SETUP_MS = 10 * 60_000;
+const TEST_MS = 4 * 60_000;
+
+let userFolder = '';
+let sim: RunningSimulator | undefined;
+let cluster: TemporalCluster | undefined;
+let n8n: N8nInstance | undefined;
+let stopWorker: (() => Promise<void>) | undefined;
+let client: N8nClient;
+let credential: { id: string; name: string };
+const key = randomBytes(32);
+const taskQueue = readDeployEnv('worker.env').SELLING_KIT_TASK_QUEUE!;
+const reportDir = () => join(userFolder, 'reports');
+
+beforeAll(async () => {
+  userFolder = await makeUserFolder();
+  const [started, c] = await Promise.all([
+    startSimulator({ demo: true }),
+    startTemporalCluster(),
+    installPackedPackage(userFolder),
+  ]);
+  sim = started;
+  cluster = c;
+  // n8n's database, as the postgresql service creates it on first start (POSTGRES_DB).
+  await cluster.pg.query('postgres', `CREATE DATABASE ${readDeployEnv('postgresql.env').POSTGRES_DB}`);
+  try {
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
+  } catch {
+    // installed by an earlier test file in this process
+  }
+  const credentials = { demo: { baseUrl: sim.url, apiKey: DEMO.apiKey } };
+  const worker = await createWorker({
+    address: cluster.address,
+    taskQueue,
+    credentials: (ref) => credentials[ref as 'demo'],
+    shopNames: () => Object.keys(credentials),
+    codec: new AesGcmCodec(key),
+  });
+  const running = worker.worker.run();
+  stopWorker = async () => {
+    worker.worker.shutdown();
+    await running;
+    await worker.close();
+  };
+  n8n = await startN8nOnPostgres({ userFolder, pg: cluster.pg, logName: 'n8n-postgres-e2e.log' });
+  client = new N8nClient(n8n.url);
+  await client.login(n8n.owner.email, n8n.owner.password);
+  await client.createApiKey();
+  credential = await client.createCredential('Selling-kit jobs (PostgreSQL e2e)', 'marketplaceTemporalApi', {
+    url: cluster.httpUrl,
+    namespace: readDeployEnv('temporal-client.env').TEMPORAL_NAMESPACE,
+    taskQueue,
+    codecKey: key.toString('base64'),
+    reportDir: reportDir(),
+    apiKey: '',
+  });
+}, SETUP_MS);
+
+afterAll(async () => {
+  await n8n?.stop();
+  await stopWorker?.();
+  await cluster?.stop();
+  await sim?.close();
+  if (userFolder) await rm(userFolder, { recursive: true, force: true });
+}, 120_000);
+
+describe('n8n on PostgreSQL (the compose topology, natively)', () => {
+  it(
+    'keeps its data in PostgreSQL and runs the Bulk Job node against the topology’s Temporal server',
+    async () => {
+      // n8n migrated the database compose gives it (its tables are there, none in a SQLite file).
+      const { rows } = await cluster!.pg.query(
+        readDeployEnv('n8n.env').DB_POSTGRESDB_DATABASE!,
+        "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name IN ('workflow_entity', 'credentials_entity', 'execution_entity')",
+      );
+      expect(rows[0]).toEqual({ n: 3 });
+
+      const skus = [1, 2, 3].map((n) => `E2E-PG-${randomUUID().slice(0, 4)}-${n}`);
+      const names = FEED_HEADER.split(',');
+      const items = skus.map((sku) => {
+        const cells = feedRow(sku, `${sim!.url}/demo-assets/tee-black.png`).split(',');
+        return Object.fromEntries(names.map((n, i) => [n, cells[i]]));
+      });
+      const path = `e2e-pg-${randomUUID()}`;
+      const jobId = `e2e-pg-${randomUUID().slice(0, 8)}`;
+      const id = await client.createWorkflow(
+        chain('e2e: bulk job on the PostgreSQL topology', [
+          webhookStart(path),
+          {
+            name: 'Listings',
+            type: 'n8n-nodes-base.code',
+            typeVersion: 2,
+            parameters: { jsCode: `return ${JSON.stringify(items)}.map((json) => ({ json }));` },
+          },
+          {
+            name: 'Bulk Job',
+            type: BULK_TYPE,
+            typeVersion: 2,
+            parameters: {
+              operation: 'start',
+              feedSource: 'inputItems',
+              shops: ['demo'],
+              jobOperation: 'create',
+              jobId,
+              wait: true,
+              maxWaitMinutes: 3,
+            },
+            credentials: { marketplaceTemporalApi: credential },
+          },
+        ]),
+      );
+      await client.activate(id);
+      await waitForPostWebhook(`${n8n!.url}/webhook/${path}`);
+      const res = await fetch(`${n8n!.url}/webhook/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+        signal: AbortSignal.timeout(180_000),
+      });
+      expect(res.status).toBe(200);
+      const execution = await waitFor(
+        'the finished execution',
+        async () =>
+          (await client.executions(id)).find(
+            (e) => e.finished || e.status === 'success' || e.status === 'error',
+          ),
+        120_000,
+      );
+      expect(execution.status).toBe('success');
+      expect(nodeOutput(execution, 'Bulk Job')[0]).toMatchObject({
+        jobId,
+        state: 'finished',
+        total: 3,
+        done: 3,
+        failed: 0,
+      });
+      const seller = sim!.world.sellers.get(DEMO.sellerId)!;
+      expect(skus.filter((sku) => seller.skus.has(sku))).toEqual(skus);
+      // The execution is stored in PostgreSQL.
+      const stored = await cluster!.pg.query(
+        readDeployEnv('n8n.env').DB_POSTGRESDB_DATABASE!,
+        `SELECT count(*)::int AS n FROM execution_entity WHERE "workflowId" = '${id}'`,
+      );
+      expect(stored.rows[0]).toEqual({ n: 1 });
+    },
+    TEST_MS,
+  );
+});

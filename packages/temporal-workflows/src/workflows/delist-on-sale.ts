@@ -1,0 +1,38 @@
+// A sale on one connected shop, delisted on every other: one workflow per order (id
+// `delist:<sourceShopId>:<purchaseId>`, started by the webhook receiver or by the reconciliation run),
+// so a webhook delivered twice, or an order both delivered and reconciled, is delisted once. It looks
+// the order's listings up on the source shop (their SKUs), then marks each SKU sold on every other shop
+// at once — one activity per shop and SKU, in the general group's reserve like the sale lane
+// (workflows/sale.ts): nothing waits behind a bulk window.
+import { proxyActivities } from '@temporalio/workflow';
+import type { createActivities } from '../activities/index.ts';
+import type { DelistInput, DelistResult, DelistOutcome } from '../sales-types.ts';
+
+const { planDelist } = proxyActivities<ReturnType<typeof createActivities>>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 12 },
+});
+// The sale lane's options: a 429 waits its Retry-After (nextRetryDelay), 5xx and timeouts back off.
+const { delistSku } = proxyActivities<ReturnType<typeof createActivities>>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 12 },
+});
+
+export const delistWorkflowId = (sourceShopId: string, purchaseId: string) =>
+  `delist:${sourceShopId}:${purchaseId}`;
+
+export async function delistOnSaleWorkflow(input: DelistInput): Promise<DelistResult> {
+  const plan = await planDelist(input.source, input.productIds, input.shops, input.skuMapPath);
+  const shops = new Map(input.shops.map((s) => [s.shopId, s]));
+  const outcomes: DelistOutcome[] = await Promise.all(
+    plan.targets.map((t) => delistSku(shops.get(t.shopId)!, t.sku)),
+  );
+  return {
+    purchaseId: input.purchaseId,
+    sourceShopId: input.source.shopId,
+    items: plan.items,
+    outcomes,
+    // Workflow time of this task: the answers' arrival, to within a workflow task.
+    ...(input.receivedAt !== undefined ? { delayMs: Date.now() - input.receivedAt } : {}),
+  };
+}

@@ -1,0 +1,170 @@
+// Offers to likers, on real servers: the simulator's signed `v1:product.like` webhooks reach the
+// receiver, which signals the listing's offers workflow (signalWithStart) on the real dev server; the
+// worker sends the offers to the simulator. The delay is honoured, one offer per liker within the
+// lifetime however often they like, none once the listing is sold, the minimum percentage and the
+// product's currency respected, and hundreds of likes across continue-as-new.
+import { createListing } from '../../simulator/src/domain/products.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../src/webhook-receiver.ts';
+import { checkOfferSettings, recordLike } from '../src/webhook-flows.ts';
+import { offerCents } from '../src/activities/offers.ts';
+import {
+  likerOffersStateQuery,
+  likerOffersWorkflowId,
+  type likerOffersWorkflow,
+} from '../src/workflows/offers-to-likers.ts';
+import { admin, listingBody, startEnv, type TestEnv } from './helpers.ts';
+
+const SECRET = 'whsec_offers_test';
+const DELAY_MS = 1500;
+let env: TestEnv;
+let receiver: WebhookReceiver;
+let shop: { shopId: string; credentialRef: string; sellerId: number };
+
+async function list(sku: string, over: Record<string, unknown> = {}): Promise<number> {
+  const seller = env.sim.world.sellers.get(shop.sellerId)!;
+  const p = await createListing(
+    env.sim.world,
+    env.sim.config,
+    seller,
+    { ...listingBody(sku), ...over } as never,
+    { now: env.sim.world.clock.now(), skipPictureFetch: true },
+  );
+  return p.productId;
+}
+const offersOf = (productId: number) =>
+  env.sim.world.sellers.get(shop.sellerId)!.offers.filter((o) => o.productId === productId);
+const handle = (productId: number) =>
+  env.client.workflow.getHandle<typeof likerOffersWorkflow>(likerOffersWorkflowId(shop.shopId, productId));
+const like = (productId: number, likerId: number) =>
+  admin(env, 'POST', `/admin/products/${productId}/likes`, { likerId });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor<T>(
+  what: string,
+  f: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 30_000,
+) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+beforeAll(async () => {
+  env = await startEnv('offers');
+  const s = env.shop('of-a');
+  shop = { shopId: s.shopId, credentialRef: s.ref, sellerId: s.sellerId };
+  receiver = await startWebhookReceiver({
+    client: env.client,
+    taskQueue: env.taskQueue,
+    secret: SECRET,
+    shops: [shop],
+    offers: { delayMs: DELAY_MS, percentOff: 10 },
+  });
+  await admin(env, 'PATCH', '/admin/partners/partner-of-a', { webhookSecret: SECRET });
+  await admin(env, 'POST', '/admin/webhooks', {
+    partnerId: 'partner-of-a',
+    url: receiver.url,
+    eventTypes: ['v1:product.like'],
+  });
+}, 120_000);
+afterAll(async () => {
+  await receiver?.close();
+  await env?.close();
+});
+
+describe('offers to likers', () => {
+  it('waits the delay, then sends one offer at the discount in the product currency; repeated likes get none', async () => {
+    const productId = await list('OF-TEE-1'); // 20.00 GBP
+    const likedAt = Date.now();
+    await like(productId, 501);
+    // Unlike and like again, twice, within the delay and after the offer: still one offer.
+    await admin(env, 'DELETE', `/admin/products/${productId}/likes/501`);
+    await like(productId, 501);
+    await sleep(DELAY_MS / 2);
+    expect(offersOf(productId)).toHaveLength(0);
+    const [offer] = await waitFor('the offer', () => offersOf(productId).length > 0 && offersOf(productId));
+    expect(Date.now() - likedAt).toBeGreaterThanOrEqual(DELAY_MS);
+    expect(offer).toMatchObject({ recipientId: 501, value: 18, currency: 'GBP' });
+    await admin(env, 'DELETE', `/admin/products/${productId}/likes/501`);
+    await like(productId, 501);
+    await env.sim.webhooks.idle();
+    await sleep(DELAY_MS + 500);
+    expect(offersOf(productId)).toHaveLength(1);
+    const state = await handle(productId).query(likerOffersStateQuery);
+    expect(state.counts).toMatchObject({ likes: 3, sent: 1, repeated: 2, failed: 0 });
+    expect(state.offered.map(([liker]) => liker)).toEqual([501]);
+  });
+
+  it('skips likes whose listing is no longer on sale by the time the delay ends', async () => {
+    const productId = await list('OF-SOLD-1');
+    await like(productId, 601);
+    await env.sim.webhooks.idle();
+    await waitFor('the workflow', () =>
+      handle(productId)
+        .describe()
+        .then(
+          () => true,
+          () => false,
+        ),
+    );
+    // Sold before the delay ends.
+    const seller = env.sim.world.sellers.get(shop.sellerId)!;
+    await admin(env, 'POST', '/admin/orders', { sellerId: seller.id, productIds: [productId] });
+    const state = await handle(productId).result();
+    expect(state.counts).toMatchObject({ likes: 1, sent: 0, notOnSale: 1 });
+    expect(offersOf(productId)).toHaveLength(0);
+  });
+
+  it('respects the minimum percentage and the currency of the listing', async () => {
+    // The minimum 5 % below 19.99 is 18.99 (floor), in USD as listed.
+    const productId = await list('OF-USD-1', { price_amount: '19.99', price_currency: 'USD' });
+    env.sim.world.sellers.get(shop.sellerId)!.products.get(productId)!.likes.add(701);
+    await recordLike(
+      env.client,
+      { shop, productId, likerId: 701, settings: { delayMs: 0, percentOff: 5 } },
+      env.taskQueue,
+    );
+    const [offer] = await waitFor('the offer', () => offersOf(productId).length > 0 && offersOf(productId));
+    expect(offer).toMatchObject({ recipientId: 701, value: 18.99, currency: 'USD' });
+    expect(offerCents(1999, 5)).toBe(1899);
+    expect(offerCents(1000, 2, 5)).toBe(950); // a discount under the minimum is raised to it
+    expect(() => checkOfferSettings({ delayMs: 0, percentOff: 3 })).toThrow(
+      'offers percentOff must be at least the minimum 5% below the price and under 100, got 3',
+    );
+    expect(() => checkOfferSettings({ delayMs: -1, percentOff: 10 })).toThrow(
+      'offers delayMs must be a number of milliseconds ≥ 0, got -1',
+    );
+  });
+
+  it('hundreds of likes: one offer per liker, continuing as new with its memory', async () => {
+    const productId = await list('OF-MANY-1', { price_amount: '50.00' });
+    const product = env.sim.world.sellers.get(shop.sellerId)!.products.get(productId)!;
+    const likers = Array.from({ length: 150 }, (_, i) => 10_000 + i);
+    for (const l of likers) product.likes.add(l);
+    const settings = { delayMs: 200, percentOff: 10, likesPerRun: 40 };
+    // Each liker likes twice: 300 signals.
+    for (const _round of [0, 1])
+      for (let i = 0; i < likers.length; i += 25)
+        await Promise.all(
+          likers
+            .slice(i, i + 25)
+            .map((likerId) => recordLike(env.client, { shop, productId, likerId, settings }, env.taskQueue)),
+        );
+    await waitFor('every offer', () => offersOf(productId).length >= likers.length, 60_000);
+    await sleep(500);
+    const offers = offersOf(productId);
+    expect(offers).toHaveLength(likers.length);
+    expect(new Set(offers.map((o) => o.recipientId)).size).toBe(likers.length);
+    expect(offers.every((o) => o.value === 45 && o.currency === 'GBP')).toBe(true);
+    const state = await handle(productId).query(likerOffersStateQuery);
+    expect(state.counts).toMatchObject({ likes: 300, sent: 150, repeated: 150 });
+    // Continued as new (40 likes per run; likes arriving while offers are sent join the run).
+    expect(state.runs).toBeGreaterThanOrEqual(3);
+    const { historyLength } = await handle(productId).describe();
+    expect(historyLength).toBeLessThan(1000);
+  }, 120_000);
+});

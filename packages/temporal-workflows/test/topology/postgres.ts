@@ -1,0 +1,133 @@
+// A throw-away PostgreSQL cluster for the native topology tests: Debian's binaries (installed by
+// scripts/setup-temporal-server.sh, which exports SELLING_KIT_PG_BIN), `initdb` in a temp folder with the
+// superuser and database of deploy/env/postgresql.env and a password (scram-sha-256, as a real server),
+// listening on 127.0.0.1 on a free port and its own socket folder. PostgreSQL refuses to run as root: as
+// root, every command runs as the unprivileged `postgres` user (runuser). stop() removes everything.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { readDeployEnv } from './deploy-env.ts';
+
+const run = promisify(execFile);
+
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+
+/**
+ * A free port below 32768: Temporal keeps membership ports in a smallint column, and the kernel's
+ * ephemeral range (what port 0 gives) starts above it.
+ */
+export async function freeLowPort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const srv = createServer()
+        .once('error', () => resolve(false))
+        .listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
+}
+
+export interface Postgres {
+  host: '127.0.0.1';
+  port: number;
+  user: string;
+  password: string;
+  /** postgres://user:password@127.0.0.1:port/<database> */
+  url(database: string): string;
+  query(database: string, sql: string): Promise<pg.QueryResult>;
+  stop(): Promise<void>;
+}
+
+function pgBin(name: string): string {
+  const dir = process.env.SELLING_KIT_PG_BIN;
+  const candidates = [dir && join(dir, name), `/usr/lib/postgresql/15/bin/${name}`, `/usr/local/bin/${name}`];
+  const found = candidates.find((c): c is string => !!c && existsSync(c));
+  if (!found)
+    throw new Error(
+      `PostgreSQL's ${name} was not found (SELLING_KIT_PG_BIN=${dir ?? 'unset'}): run scripts/setup-temporal-server.sh`,
+    );
+  return found;
+}
+
+async function postgresIds(): Promise<{ uid: number; gid: number } | undefined> {
+  if (process.getuid?.() !== 0) return undefined;
+  const [{ stdout: uid }, { stdout: gid }] = await Promise.all([
+    run('id', ['-u', 'postgres']),
+    run('id', ['-g', 'postgres']),
+  ]);
+  return { uid: Number(uid), gid: Number(gid) };
+}
+
+/** Runs a PostgreSQL binary, as `postgres` when this process is root. */
+async function asPostgres(ids: { uid: number } | undefined, bin: string, args: string[]) {
+  const [cmd, argv] = ids ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
+  try {
+    return await run(cmd, argv, { timeout: 60_000 });
+  } catch (e) {
+    const err = e as { stderr?: string; message: string };
+    throw new Error(`${bin.split('/').pop()} failed: ${err.stderr || err.message}`);
+  }
+}
+
+export async function startPostgres(): Promise<Postgres> {
+  const { POSTGRES_USER: user = 'postgres' } = readDeployEnv('postgresql.env');
+  const password = randomBytes(12).toString('hex');
+  const ids = await postgresIds();
+  const dir = mkdtempSync(join(tmpdir(), 'sk-pg-'));
+  const data = join(dir, 'data');
+  const pwfile = join(dir, 'pw');
+  writeFileSync(pwfile, password, { mode: 0o600 });
+  if (ids) {
+    chownSync(dir, ids.uid, ids.gid);
+    chownSync(pwfile, ids.uid, ids.gid);
+  }
+  chmodSync(dir, 0o700);
+  await asPostgres(ids, pgBin('initdb'), [
+    ...['-D', data, '-U', user, '--pwfile', pwfile, '--auth', 'scram-sha-256', '-E', 'UTF8'],
+    '--locale=C',
+  ]);
+  const port = await freePort();
+  const start = () =>
+    asPostgres(ids, pgBin('pg_ctl'), [
+      ...['-D', data, '-l', join(dir, 'postgres.log'), '-w', '-t', '60'],
+      // Test cluster only: no fsync (a machine crash is not what these tests are about); enough
+      // connections for the Temporal server, two workers and n8n.
+      ...['-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`],
+      'start',
+    ]);
+  await start();
+  const url = (database: string) =>
+    `postgres://${encodeURIComponent(user)}:${password}@127.0.0.1:${port}/${database}`;
+  return {
+    host: '127.0.0.1',
+    port,
+    user,
+    password,
+    url,
+    async query(database, sql) {
+      const client = new pg.Client({ connectionString: url(database) });
+      await client.connect();
+      try {
+        return await client.query(sql);
+      } finally {
+        await client.end();
+      }
+    },
+    async stop() {
+      await asPostgres(ids, pgBin('pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => {});
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Installs what the native compose-topology tests need (idempotent, quiet when cached):
+#   - the Temporal server docker-compose.yml runs (temporalio/server:1.31.0) and its schema tool
+#     (temporal-sql-tool of temporalio/admin-tools:1.31.0), built from the Go module proxy like the
+#     Temporal CLI in setup.sh (go.temporal.io/server has no replace directives): `cmd/server` and
+#     `cmd/tools/sql`, cached under $SELLING_KIT_CACHE/temporal-server-<version> (first time ~5-8 min
+#     on 2 cores, niced so it does not starve other work). The module source stays in the Go module
+#     cache: its schema/postgresql/v12 folders are what the schema tool applies;
+#   - PostgreSQL from Debian's packages (apt-get) when `initdb` is missing.
+# Only the test run needs this (.ci/run via setup.sh with SELLING_KIT_TOPOLOGY=1); the dev server of
+# scripts/dev.sh does not. Run alone:  bash scripts/setup-temporal-server.sh
+# Exports SELLING_KIT_TEMPORAL_SERVER_BIN, SELLING_KIT_TEMPORAL_SQL_TOOL, SELLING_KIT_TEMPORAL_SERVER_SRC
+# (module source: schema + sample configs) and SELLING_KIT_PG_BIN (folder of initdb/pg_ctl/postgres).
+# SELLING_KIT_SKIP_TEMPORAL_SERVER=1 skips everything (the topology tests then fail loudly, naming this file).
+_temporal_server_main() {
+  # The version docker-compose.yml pins (temporalio/server and temporalio/admin-tools images); the
+  # compose test checks the two stay equal.
+  local version="${SELLING_KIT_TEMPORAL_SERVER_VERSION:-1.31.0}"
+  local cache="${SELLING_KIT_CACHE:-$HOME/.cache/selling-kit}"
+  local dir="$cache/temporal-server-$version"
+  local gopath="$cache/go"
+  local src="$gopath/mod/go.temporal.io/server@v$version"
+  say_ts() { printf '[setup-temporal-server] %s\n' "$*" >&2; }
+
+  if [ "${SELLING_KIT_SKIP_TEMPORAL_SERVER:-0}" = "1" ]; then
+    say_ts "SELLING_KIT_SKIP_TEMPORAL_SERVER=1: not building the Temporal server / installing PostgreSQL"
+    return 0
+  fi
+
+  # --- Temporal server + temporal-sql-tool ---------------------------------------------------------
+  if [ ! -x "$dir/server" ] || [ ! -x "$dir/sql" ] || [ ! -d "$src/schema/postgresql/v12" ]; then
+    command -v go >/dev/null 2>&1 || { say_ts "ERROR: Go is not on this machine (needed to build the Temporal server)"; return 1; }
+    local t0=$SECONDS
+    say_ts "building Temporal server v$version + temporal-sql-tool with Go into $dir (first time only, ~5-8 min)"
+    mkdir -p "$dir"
+    # Build into a temporary GOBIN, then move: an interrupted build never leaves a half-written binary.
+    local tmpbin="$dir/.bin.$$"
+    rm -rf "$tmpbin" && mkdir -p "$tmpbin"
+    if ! GOBIN="$tmpbin" GOPATH="$gopath" GOMODCACHE="$gopath/mod" GOFLAGS=-mod=mod \
+      nice -n 10 go install "go.temporal.io/server/cmd/server@v$version" "go.temporal.io/server/cmd/tools/sql@v$version" \
+      >"$dir/build.log" 2>&1; then
+      rm -rf "$tmpbin"
+      say_ts "ERROR: Go build of the Temporal server failed (log: $dir/build.log)"
+      tail -n 20 "$dir/build.log" >&2
+      return 1
+    fi
+    mv -f "$tmpbin/server" "$dir/server" && mv -f "$tmpbin/sql" "$dir/sql" && rm -rf "$tmpbin"
+    say_ts "Temporal server v$version built in $((SECONDS - t0)) s"
+  fi
+  export SELLING_KIT_TEMPORAL_SERVER_BIN="$dir/server"
+  export SELLING_KIT_TEMPORAL_SQL_TOOL="$dir/sql"
+  export SELLING_KIT_TEMPORAL_SERVER_SRC="$src"
+
+  # --- PostgreSQL (Debian package) ---------------------------------------------------------------
+  local pgbin=""
+  if command -v initdb >/dev/null 2>&1; then
+    pgbin="$(dirname "$(readlink -f "$(command -v initdb)")")"
+  else
+    # Debian installs the binaries under /usr/lib/postgresql/<major>/bin, not on PATH.
+    pgbin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1 || true)"
+  fi
+  if [ -z "$pgbin" ] || [ ! -x "$pgbin/initdb" ]; then
+    say_ts "installing Debian postgresql with apt-get"
+    local sudo=""
+    if [ "$(id -u)" != "0" ]; then
+      if command -v sudo >/dev/null 2>&1; then sudo="sudo -n"; else
+        say_ts "ERROR: not root and no sudo: install postgresql (apt-get install postgresql) by hand"; return 1
+      fi
+    fi
+    {
+      $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq \
+        && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql
+    } >"$cache/postgresql-apt.log" 2>&1 \
+      || { say_ts "ERROR: apt-get install postgresql failed (log: $cache/postgresql-apt.log)"; tail -n 20 "$cache/postgresql-apt.log" >&2; return 1; }
+    pgbin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1 || true)"
+    [ -n "$pgbin" ] && [ -x "$pgbin/initdb" ] || { say_ts "ERROR: initdb not found after installing postgresql"; return 1; }
+  fi
+  export SELLING_KIT_PG_BIN="$pgbin"
+  # PostgreSQL refuses to run as root: the harness starts it as this unprivileged user (Debian's
+  # package creates it).
+  if [ "$(id -u)" = "0" ] && ! id postgres >/dev/null 2>&1; then
+    say_ts "ERROR: running as root and no 'postgres' system user to start PostgreSQL as"; return 1
+  fi
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  set -euo pipefail
+  _temporal_server_main
+  printf '[setup-temporal-server] server: %s\n[setup-temporal-server] sql tool: %s\n[setup-temporal-server] postgres: %s\n' \
+    "${SELLING_KIT_TEMPORAL_SERVER_BIN:-}" "${SELLING_KIT_TEMPORAL_SQL_TOOL:-}" "${SELLING_KIT_PG_BIN:-}" >&2
+else
+  # Sourced by setup.sh: a failed build must not stop the rest of the set-up or the other tests; the
+  # topology tests then fail with a message naming this script.
+  _temporal_server_main || printf '[setup-temporal-server] WARNING: set-up failed; the topology tests will fail\n' >&2
+fi
