@@ -1,6 +1,9 @@
 // `pnpm bench`: runs every package's benchmarks (packages/*/bench/*.bench.ts), one process each, and
 // prints one table. A benchmark prints what it likes plus `BENCH_RESULT {json}` lines with at least
 // { package, name, requestsPerSec } (optional: latencyP50Ms, latencyP99Ms, non2xx, errors, note).
+// `pnpm bench <word>…` runs only the files whose path contains one of the words (`pnpm bench scale`).
+// Sizes reach a bench through its environment variables (e.g. `SCALE_ITEMS=5000 pnpm bench scale`; each
+// bench's header lists its own).
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -61,7 +64,8 @@ function table(rows: string[][]): string {
   return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n');
 }
 
-const files = benchFiles();
+const only = process.argv.slice(2).filter((a) => a !== '--');
+const files = benchFiles().filter((f) => !only.length || only.some((w) => relative(root, f).includes(w)));
 if (files.length === 0) {
   console.log('no benchmarks found (packages/*/bench/*.bench.ts)');
   process.exit(0);

@@ -1,11 +1,22 @@
 // Where the CLI keeps things and how it reaches Temporal, from (strongest first) flags, environment
 // variables, the config file `$SELLING_KIT_HOME/config.json`, and defaults. Secrets are never in the
 // config file: API keys live in credentials.json (mode 0600), OAuth tokens in the sealed token store.
+// Temporal's connection (address, namespace, TLS, API key) also reads Temporal's own configuration
+// (temporal-workflows' connection-config.ts: a temporal.toml profile and TEMPORAL_*), between the
+// environment and config.json.
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PRODUCTION_BASE_URL, STAGING_BASE_URL } from '@selling-kit/api-client/core';
-import { CODEC_DEFAULT, codecEnabled } from '@selling-kit/temporal-workflows';
+import {
+  CODEC_DEFAULT,
+  codecEnabled,
+  ConnectionConfigError,
+  loadConnectionConfig,
+  type ConnectionFlags,
+  type FlagNames,
+  type TemporalConnectionConfig,
+} from '@selling-kit/temporal-workflows';
 import { CliError, EXIT } from './errors.ts';
 
 /** Base-URL presets (`--env`): the embedded simulator, and the service's hosts from the public reference. */
@@ -19,10 +30,15 @@ export type Preset = keyof typeof BASE_URL_PRESETS;
 export interface CliConfig {
   /** SELLING_KIT_HOME, default ~/.selling-kit. */
   home: string;
-  /** TEMPORAL_ADDRESS, default 127.0.0.1:7233. */
+  /** --temporal, TEMPORAL_ADDRESS, the temporal.toml profile's, config.json's, default 127.0.0.1:7233. */
   temporalAddress: string;
-  /** TEMPORAL_NAMESPACE, default "default". */
+  /** --namespace, TEMPORAL_NAMESPACE, the profile's, config.json's, default "default". */
   namespace: string;
+  /**
+   * The whole connection (TLS files read and checked, API key): read when a command connects, so a
+   * command that never talks to Temporal is not stopped by a TLS setting.
+   */
+  temporal(): TemporalConnectionConfig;
   /** SELLING_KIT_TASK_QUEUE, default "selling-kit". */
   taskQueue: string;
   /** SELLING_KIT_REPORT_DIR, default <home>/reports. Read by the CLI, written by the worker. */
@@ -47,9 +63,36 @@ export interface ConfigFlags {
   temporal?: string;
   namespace?: string;
   taskQueue?: string;
+  /** Global connection flags (every command that connects): a temporal.toml profile, TLS files. */
+  temporalProfile?: string;
+  tlsCa?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  tlsServerName?: string;
 }
 
-type FileConfig = Partial<Omit<CliConfig, 'home'>>;
+/** The flags' names, for messages that name the setting to fix. */
+const FLAG_NAMES: FlagNames = {
+  address: '--temporal',
+  namespace: '--namespace',
+  profile: '--temporal-profile',
+  tlsCaPath: '--tls-ca',
+  tlsCertPath: '--tls-cert',
+  tlsKeyPath: '--tls-key',
+  tlsServerName: '--tls-server-name',
+};
+
+type FileConfig = Partial<Omit<CliConfig, 'home' | 'temporal'>>;
+
+/** A connection setting that cannot be used, as a usage error naming it. */
+function connectionConfig(load: () => TemporalConnectionConfig): TemporalConnectionConfig {
+  try {
+    return load();
+  } catch (e) {
+    if (e instanceof ConnectionConfigError) throw new CliError('bad_temporal_config', e.message, EXIT.usage);
+    throw e;
+  }
+}
 
 function readFileConfig(home: string): FileConfig {
   const path = join(home, 'config.json');
@@ -66,10 +109,34 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
   const file = readFileConfig(home);
   const pick = (flag: string | undefined, name: string, key: keyof FileConfig, fallback: string) =>
     flag ?? env[name] ?? (file[key] as string | undefined) ?? fallback;
+  const connectionFlags: ConnectionFlags = {
+    address: flags.temporal,
+    namespace: flags.namespace,
+    profile: flags.temporalProfile,
+    tlsCaPath: flags.tlsCa,
+    tlsCertPath: flags.tlsCert,
+    tlsKeyPath: flags.tlsKey,
+    tlsServerName: flags.tlsServerName,
+  };
+  const load = (tls: boolean) =>
+    connectionConfig(() =>
+      loadConnectionConfig(connectionFlags, {
+        env,
+        names: FLAG_NAMES,
+        fallback: {
+          address: file.temporalAddress,
+          namespace: file.namespace,
+          from: join(home, 'config.json'),
+        },
+        tls,
+      }),
+    );
+  const where = load(false);
   return {
     home,
-    temporalAddress: pick(flags.temporal, 'TEMPORAL_ADDRESS', 'temporalAddress', '127.0.0.1:7233'),
-    namespace: pick(flags.namespace, 'TEMPORAL_NAMESPACE', 'namespace', 'default'),
+    temporalAddress: where.address,
+    namespace: where.namespace,
+    temporal: () => load(true),
     taskQueue: pick(flags.taskQueue, 'SELLING_KIT_TASK_QUEUE', 'taskQueue', 'selling-kit'),
     reportDir: resolve(pick(undefined, 'SELLING_KIT_REPORT_DIR', 'reportDir', join(home, 'reports'))),
     credentialsFile: resolve(

@@ -26,6 +26,20 @@ export function buildProgram(): Command {
     .option('--temporal <address>', 'Temporal frontend (env TEMPORAL_ADDRESS, default 127.0.0.1:7233)')
     .option('--namespace <ns>', 'Temporal namespace (env TEMPORAL_NAMESPACE, default "default")')
     .option('--task-queue <name>', 'task queue (env SELLING_KIT_TASK_QUEUE, default "selling-kit")')
+    .option(
+      '--temporal-profile <name>',
+      "profile of Temporal's config file temporal.toml (env TEMPORAL_PROFILE; file: env TEMPORAL_CONFIG_FILE)",
+    )
+    .option(
+      '--tls-ca <path>',
+      "PEM of the CA that signed the server's certificate; turns TLS on (env TEMPORAL_TLS_SERVER_CA_CERT_PATH)",
+    )
+    .option('--tls-cert <path>', 'client certificate for mTLS (env TEMPORAL_TLS_CLIENT_CERT_PATH)')
+    .option('--tls-key <path>', "the client certificate's private key (env TEMPORAL_TLS_CLIENT_KEY_PATH)")
+    .option(
+      '--tls-server-name <name>',
+      "name the server's certificate carries, when not the address's host (env TEMPORAL_TLS_SERVER_NAME)",
+    )
     .showHelpAfterError('(add --help for usage and examples)')
     .exitOverride((err) => {
       // Usage errors (unknown option, missing argument, bad choice) exit 2; --help / --version exit 0.

@@ -1,7 +1,15 @@
 // A Temporal client with the same data converter as the worker (payload codec, failure messages through
-// it), or a clear "unreachable" / "no codec key" error.
+// it), or a clear "unreachable" / "no codec key" error. Where it connects — address, namespace, TLS, API
+// key — is Temporal's own configuration with the flags on top (config.ts, connection-config.ts); a failed
+// TLS handshake names the setting to fix.
 import { Client, Connection } from '@temporalio/client';
-import { AesGcmCodec, dataConverter, tracingFromEnv } from '@selling-kit/temporal-workflows';
+import {
+  AesGcmCodec,
+  connectOptions,
+  dataConverter,
+  explainConnectError,
+  tracingFromEnv,
+} from '@selling-kit/temporal-workflows';
 import type { CliConfig } from './config.ts';
 import { CliError, EXIT } from './errors.ts';
 import { codecKey } from './stores.ts';
@@ -14,22 +22,25 @@ export interface TemporalSession {
 export async function connectTemporal(config: CliConfig): Promise<TemporalSession> {
   // The key first: without it nothing this client starts could be read by the worker.
   const codec = config.codec ? new AesGcmCodec(codecKey(config)) : undefined;
+  const temporal = config.temporal();
   let connection: Connection;
   try {
-    connection = await Connection.connect({ address: config.temporalAddress, connectTimeout: '4s' });
+    connection = await Connection.connect({ ...connectOptions(temporal), connectTimeout: '4s' });
   } catch (e) {
     throw new CliError(
       'temporal_unreachable',
-      `Temporal is unreachable at ${config.temporalAddress} (${(e as Error).message.split('\n')[0]})`,
+      await explainConnectError(temporal, e),
       EXIT.temporalUnreachable,
-      'start the embedded stack with `selling-kit dev`, or point TEMPORAL_ADDRESS / --temporal at your server',
+      temporal.tls
+        ? 'check the TLS settings named above (TEMPORAL_TLS_*, the temporal.toml profile)'
+        : 'start the embedded stack with `selling-kit dev`, or point TEMPORAL_ADDRESS / --temporal at your server',
     );
   }
   // SELLING_KIT_TRACING=otlp: the job's trace starts here (tracing.ts).
   const tracing = tracingFromEnv('selling-kit-cli');
   const client = new Client({
     connection,
-    namespace: config.namespace,
+    namespace: temporal.namespace,
     dataConverter: dataConverter(codec),
     interceptors: tracing ? { workflow: tracing.clientInterceptors() } : undefined,
   });

@@ -9,7 +9,7 @@ it('prints the purchase on "demo", the SKU delisted on "demo-us" and the delay',
   const ctx = cliEnv();
   const r = await runCli(
     ctx,
-    ['dev', '--sim-port', '0', '--ui-port', '18297', '--codec-port', '0', '--exit-when-done'],
+    ['dev', '--sim-port', '0', '--ui-port', '18297', '--codec-port', '0', '--exit-when-done', '--no-n8n'],
     { timeoutMs: 180_000 },
   );
   expect(r.code).toBe(0);

@@ -7,7 +7,18 @@ describe('selling-kit dev', () => {
     const ctx = cliEnv();
     const r = await runCli(
       ctx,
-      ['--json', 'dev', '--sim-port', '0', '--ui-port', '18299', '--codec-port', '0', '--exit-when-done'],
+      [
+        '--json',
+        'dev',
+        '--sim-port',
+        '0',
+        '--ui-port',
+        '18299',
+        '--codec-port',
+        '0',
+        '--exit-when-done',
+        '--no-n8n',
+      ],
       {
         timeoutMs: 180_000,
       },
@@ -23,7 +34,7 @@ describe('selling-kit dev', () => {
     let simUrl: string | undefined;
     const r = await runCli(
       ctx,
-      ['dev', '--no-job', '--sim-port', '0', '--ui-port', '18298', '--codec-port', '0'],
+      ['dev', '--no-job', '--sim-port', '0', '--ui-port', '18298', '--codec-port', '0', '--no-n8n'],
       {
         timeoutMs: 120_000,
         onStderr: (text, child) => {

@@ -1,13 +1,18 @@
 import type {
-  IAuthenticateGeneric,
+  ICredentialDataDecryptedObject,
   ICredentialTestRequest,
   ICredentialType,
+  IHttpRequestOptions,
   INodeProperties,
 } from 'n8n-workflow';
+import { TLS_FIELDS, tlsAgentOptions } from '../nodes/MarketplaceBulkJob/transport/tls';
 
 /**
  * Where selling-kit's bulk jobs run: a Temporal server's HTTP API, the namespace and task queue of the
  * selling-kit worker, and the payload codec key the worker uses (so job inputs are sealed in history).
+ * Temporal Cloud: the namespace's HTTPS endpoint and an API key. A self-hosted server with TLS: its CA;
+ * with mTLS (`requireClientAuth`) also a client certificate and key — the frontend's HTTP port speaks
+ * the same TLS as its gRPC port.
  */
 export class MarketplaceTemporalApi implements ICredentialType {
   name = 'marketplaceTemporalApi';
@@ -52,14 +57,50 @@ export class MarketplaceTemporalApi implements ICredentialType {
       default: '',
       description: 'Temporal Cloud API key, if the server needs one',
     },
+    {
+      displayName: TLS_FIELDS.caCertificate,
+      name: 'caCertificate',
+      type: 'string',
+      typeOptions: { password: true },
+      default: '',
+      description:
+        "PEM of the CA that signed the server's certificate (a private CA); empty: the system's CAs. Needs an https:// URL.",
+    },
+    {
+      displayName: TLS_FIELDS.clientCertificate,
+      name: 'clientCertificate',
+      type: 'string',
+      typeOptions: { password: true },
+      default: '',
+      description: 'PEM client certificate for mTLS, when the server requires one (with its private key)',
+    },
+    {
+      displayName: TLS_FIELDS.clientPrivateKey,
+      name: 'clientPrivateKey',
+      type: 'string',
+      typeOptions: { password: true },
+      default: '',
+      description: 'PEM private key of the client certificate (unencrypted)',
+    },
   ];
 
-  authenticate: IAuthenticateGeneric = {
-    type: 'generic',
-    properties: {
-      headers: { Authorization: '={{$credentials.apiKey ? "Bearer " + $credentials.apiKey : ""}}' },
-    },
-  };
+  /**
+   * Every request (the node's and the credential test's): the API key as a bearer token, and the TLS
+   * files as the HTTPS agent's options. A function, since n8n's generic form sets headers, query and
+   * body only.
+   */
+  async authenticate(
+    credentials: ICredentialDataDecryptedObject,
+    requestOptions: IHttpRequestOptions,
+  ): Promise<IHttpRequestOptions> {
+    const apiKey = String(credentials.apiKey ?? '');
+    const tls = tlsAgentOptions(credentials);
+    return {
+      ...requestOptions,
+      ...(apiKey ? { headers: { ...requestOptions.headers, Authorization: `Bearer ${apiKey}` } } : {}),
+      ...(tls ? { agentOptions: { ...requestOptions.agentOptions, ...tls } } : {}),
+    };
+  }
 
   test: ICredentialTestRequest = {
     request: {

@@ -253,7 +253,10 @@ describe('Marketplace Trigger v2: registering its URL', () => {
 
 describe('Marketplace Trigger v2: errors and the out-of-band mode', () => {
   it('on production an http URL is refused before anything is sent, saying https is needed', async () => {
-    const h = hook({ ...register, events: ['*'] }, { url: 'http://n8n.example/webhook/x/webhook', environment: 'production' });
+    const h = hook(
+      { ...register, events: ['*'] },
+      { url: 'http://n8n.example/webhook/x/webhook', environment: 'production' },
+    );
     const error = (await hooks.create.call(h.ctx).catch((e: Error) => e)) as Error;
     expect(error.constructor.name).toBe('NodeOperationError');
     expect(error.message).toMatch(/webhook URL http:\/\/n8n\.example\/webhook\/x\/webhook is not https/);
@@ -365,8 +368,7 @@ async function runWebhook(raw: Buffer, headers: Record<string, string>) {
     getRequestObject: () => ({ rawBody: raw, headers }),
     getResponseObject: () => response,
     getCredentials: async () => ({ signingSecret: DEMO.webhookSecret }),
-    getNodeParameter: (name: string, fallback?: unknown) =>
-      name === 'events' ? ['v1:order.new'] : fallback,
+    getNodeParameter: (name: string, fallback?: unknown) => (name === 'events' ? ['v1:order.new'] : fallback),
     getNode: () => ({ name: 'Marketplace Trigger', typeVersion: 2 }),
     helpers: { returnJsonArray: (items: IDataObject[]) => items.map((json) => ({ json })) },
   };

@@ -1,5 +1,6 @@
 export * from './client.ts';
 export * from './worker.ts';
+export * from './connection-config.ts';
 export type * from './types.ts';
 export * from './codec.ts';
 export * from './codec-server.ts';

@@ -1,6 +1,12 @@
 // `node src/worker-main.ts`: a worker process, configured by environment variables (secrets stay in the
 // worker, never in workflow inputs):
+//   Temporal's own client configuration (connection-config.ts, the `temporal` CLI's): a profile of
+//   temporal.toml (TEMPORAL_CONFIG_FILE, TEMPORAL_PROFILE), then
 //   TEMPORAL_ADDRESS          default 127.0.0.1:7233
+//   TEMPORAL_NAMESPACE        default "default"
+//   TEMPORAL_API_KEY          Temporal Cloud API key (turns TLS on)
+//   TEMPORAL_TLS_*            TLS / mTLS: TEMPORAL_TLS_SERVER_CA_CERT_PATH, TEMPORAL_TLS_CLIENT_CERT_PATH,
+//                             TEMPORAL_TLS_CLIENT_KEY_PATH, TEMPORAL_TLS_SERVER_NAME, TEMPORAL_TLS=true|false
 //   SELLING_KIT_TASK_QUEUE    default selling-kit
 //   SELLING_KIT_CREDENTIALS   JSON file { "<credentialRef>": { "baseUrl": "...", "apiKey": "..." } } (direct
 //                             partners); re-read when it changes, so a rotated key is used by the next activity
@@ -21,6 +27,14 @@ import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createWorker, DEFAULT_TASK_QUEUE, stopOnSignals } from './worker.ts';
+import {
+  connectOptions,
+  ConnectionConfigError,
+  describeConnection,
+  explainConnectError,
+  loadConnectionConfig,
+  type TemporalConnectionConfig,
+} from './connection-config.ts';
 import { AesGcmCodec, CodecKeyError, codecEnabled, loadCodecKey, tokenStoreKeys } from './codec.ts';
 import { openTokenStore } from './token-store-open.ts';
 import { tuningFromEnv, TuningError, type WorkerTuning } from './worker-tuning.ts';
@@ -59,6 +73,14 @@ function fileCredentials(path: string): { store: CredentialStore; names: ShopNam
   return { store: (ref) => read()[ref], names: () => Object.keys(read()) };
 }
 
+// Where to connect, checked before anything else starts (a missing CA file names its variable).
+let temporal: TemporalConnectionConfig;
+try {
+  temporal = loadConnectionConfig({}, { env });
+} catch (e) {
+  if (!(e instanceof ConnectionConfigError)) throw e;
+  temporal = fail(e.message);
+}
 const file = env.SELLING_KIT_CREDENTIALS;
 if (!file && !env.SELLING_KIT_TOKEN_STORE)
   fail('set SELLING_KIT_CREDENTIALS (API keys) and/or SELLING_KIT_TOKEN_STORE (OAuth sellers)');
@@ -99,21 +121,31 @@ const tokens = env.SELLING_KIT_TOKEN_STORE
   ? openTokenStore(env.SELLING_KIT_TOKEN_STORE, tokenStoreKeys(keys!))
   : undefined;
 const tracing = tracingFromEnv('selling-kit-worker');
-const { worker, close } = await createWorker({
-  tracing,
-  address: env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
-  taskQueue: env.SELLING_KIT_TASK_QUEUE || undefined,
-  credentials,
-  shopNames,
-  tokens,
-  codec: encrypt ? new AesGcmCodec(keys!) : undefined,
-  ...options,
-});
+let started: Awaited<ReturnType<typeof createWorker>>;
+try {
+  started = await createWorker({
+    tracing,
+    ...connectOptions(temporal),
+    namespace: temporal.namespace,
+    taskQueue: env.SELLING_KIT_TASK_QUEUE || undefined,
+    credentials,
+    shopNames,
+    tokens,
+    codec: encrypt ? new AesGcmCodec(keys!) : undefined,
+    ...options,
+  });
+} catch (e) {
+  await tokens?.close?.();
+  started = fail(`the worker cannot connect: ${await explainConnectError(temporal, e)}`);
+}
+const { worker, close } = started;
 stopOnSignals(worker, (signal) =>
   console.log(`${signal}: already stopping (in-flight activities get up to ${options.shutdownGraceTime} ms)`),
 );
 if (metricsAddress) console.log(`metrics on http://${metricsAddress}/metrics`);
-console.log(`worker ready on task queue ${env.SELLING_KIT_TASK_QUEUE || DEFAULT_TASK_QUEUE}`);
+console.log(
+  `worker ready on ${describeConnection(temporal)}, task queue ${env.SELLING_KIT_TASK_QUEUE || DEFAULT_TASK_QUEUE}`,
+);
 try {
   await worker.run();
 } catch (e) {

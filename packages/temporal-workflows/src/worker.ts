@@ -10,7 +10,7 @@ import {
   type WorkerOptions as TemporalWorkerOptions,
 } from '@temporalio/worker';
 import type { Duration, PayloadCodec } from '@temporalio/common';
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import { createActivities, type ActivityDeps, type ShopDirectoryDeps } from './activities/index.ts';
 import { dataConverter, failureConverterPath } from './data-converter.ts';
 import { TRACING_WORKFLOW_MODULE, type Tracing } from './tracing.ts';
@@ -29,6 +29,12 @@ export const SHUTDOWN_FORCE_TIME = '25s';
 export interface WorkerOptions extends ActivityDeps, ShopDirectoryDeps {
   address: string;
   namespace?: string;
+  /** TLS to the frontend (a CA, a client certificate for mTLS), e.g. from loadConnectionConfig. */
+  tls?: TLSConfig | boolean;
+  /** An API key (Temporal Cloud), sent as a bearer token; TLS is on with it unless `tls: false`. */
+  apiKey?: string;
+  /** gRPC metadata sent with every call (a profile's grpc_meta). */
+  metadata?: Record<string, string>;
   taskQueue?: string;
   /** Encrypts every payload (see codec.ts); the client must use the same codec. */
   codec?: PayloadCodec;
@@ -84,10 +90,23 @@ export const tracedWorkflowBundle = onceSucceeded(() => bundle([TRACING_WORKFLOW
 export async function createWorker(
   options: WorkerOptions,
 ): Promise<{ worker: Worker; connection: NativeConnection; close(): Promise<void> }> {
-  const connection = await NativeConnection.connect({ address: options.address });
+  // The same endpoint, TLS and API key for the worker's connection and its activities' client.
+  const endpoint = {
+    address: options.address,
+    ...(options.tls !== undefined ? { tls: options.tls } : options.apiKey ? { tls: true } : {}),
+    ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+    ...(options.metadata ? { metadata: options.metadata } : {}),
+  };
+  const connection = await NativeConnection.connect(endpoint);
   const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   // Activities reach the shop lanes (entity workflows) through a client of their own.
-  const clientConnection = await Connection.connect({ address: options.address });
+  let clientConnection: Connection;
+  try {
+    clientConnection = await Connection.connect(endpoint);
+  } catch (e) {
+    await connection.close();
+    throw e;
+  }
   const converter = dataConverter(options.codec);
   const temporal = new Client({
     connection: clientConnection,

@@ -322,7 +322,9 @@ describe('durable bulk jobs', () => {
       const input = job(env, shop, csvFeed(env, 'DJL', 100), { allowance: { limit: 20, windowMs: 1000 } });
       const handle = await startBulkJob(env.client, input, env.taskQueue);
       await until(() => products(env, shop.sellerId, 'DJL').length >= 30);
-      await env.client.workflow.getHandle(laneWorkflowId(shop.shopId, 'create_update')).terminate('by hand');
+      await env.client.workflow
+        .getHandle(laneWorkflowId(env.taskQueue, shop.shopId, 'create_update'))
+        .terminate('by hand');
       const result = await handle.result();
       expect(result).toMatchObject({ state: 'finished', done: 100, failed: 0, rateLimited: 0 });
       const counters = (await admin(env, 'GET', '/admin/counters')) as {

@@ -31,9 +31,9 @@ const oauthShop = () => ({
 });
 const ask = (jobId: string, want = 1): AcquireRequest => ({ jobId, want, report: [] });
 const ringOf = (shopId: string, group: string) =>
-  env.client.workflow.getHandle(laneWorkflowId(shopId, group)).query(ringQuery);
+  env.client.workflow.getHandle(laneWorkflowId(env.taskQueue, shopId, group)).query(ringQuery);
 const budgetOf = (appId: string) =>
-  env.client.workflow.getHandle(appBudgetWorkflowId(appId)).query(budgetQuery);
+  env.client.workflow.getHandle(appBudgetWorkflowId(env.taskQueue, appId)).query(budgetQuery);
 /** The lane's cap in requests per window (lanes before 0.2 kept it in slots). */
 const capOf = (ring: Ring) =>
   ring.capPerWindow ?? (ring.cap === undefined ? undefined : ring.cap * ring.slotSize);

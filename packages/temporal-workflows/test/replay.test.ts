@@ -146,9 +146,9 @@ it('replays recorded histories of every workflow type with the current code', as
     'multi-shop': `bulk:${manyId}`,
     'multi-shop-child': shopWorkflowId(manyId, s1.shopId),
     sale: saleWorkflowId(shop.shopId, { sku: listing.sku! }),
-    'shop-lane': laneWorkflowId(shop.shopId, 'create_update'),
+    'shop-lane': laneWorkflowId(env.taskQueue, shop.shopId, 'create_update'),
     'seller-auth': sellerAuthWorkflowId(oauthShop),
-    'app-budget': appBudgetWorkflowId(app.clientId),
+    'app-budget': appBudgetWorkflowId(env.taskQueue, app.clientId),
   };
   const fresh = Object.entries(ids).map(([name, workflowId]) => ({
     name,

@@ -6,7 +6,10 @@ import type { Command } from 'commander';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import {
   AesGcmCodec,
+  connectOptions,
   createWorker,
+  describeConnection,
+  explainConnectError,
   isDatabaseUrl,
   METRICS_ADDRESS_ENV,
   metricsTelemetry,
@@ -110,12 +113,13 @@ export async function startWorker(
   } = {},
 ) {
   installRuntime(options.metricsAddress);
+  const temporal = config.temporal(); // a bad TLS setting stops here, naming it
   const codec = config.codec ? new AesGcmCodec(codecKey(config, { create: options.createKey })) : undefined;
   const store = tokens(config, options.tokenStore);
   try {
     const started = await createWorker({
-      address: config.temporalAddress,
-      namespace: config.namespace,
+      ...connectOptions(temporal),
+      namespace: temporal.namespace,
       taskQueue: config.taskQueue,
       credentials: liveCredentials(config, extra),
       shopNames: liveShopNames(config, extra),
@@ -136,9 +140,11 @@ export async function startWorker(
     await store.close?.();
     throw new CliError(
       'temporal_unreachable',
-      `the worker cannot connect to Temporal at ${config.temporalAddress} (${(e as Error).message.split('\n')[0]})`,
+      `the worker cannot connect: ${await explainConnectError(temporal, e)}`,
       EXIT.temporalUnreachable,
-      'start the embedded stack with `selling-kit dev`, or set TEMPORAL_ADDRESS',
+      temporal.tls
+        ? 'check the TLS settings named above (TEMPORAL_TLS_*, the temporal.toml profile, --tls-*)'
+        : 'start the embedded stack with `selling-kit dev`, or set TEMPORAL_ADDRESS',
     );
   }
 }
@@ -155,7 +161,9 @@ async function run({ config, out }: Context, flags: WorkerFlags): Promise<number
     out.info(`already stopping: in-flight activities get up to ${tuned.shutdownGraceTime} ms`),
   );
   if (metricsAddress) out.info(`metrics on http://${metricsAddress}/metrics`);
-  out.info(`worker on ${config.temporalAddress}, task queue ${config.taskQueue}; Ctrl-C stops it`);
+  out.info(
+    `worker on ${describeConnection(config.temporal())}, task queue ${config.taskQueue}; Ctrl-C stops it`,
+  );
   let code: number = EXIT.ok;
   try {
     await worker.run();
@@ -197,6 +205,8 @@ export function registerWorker(program: Command): void {
       `
 Examples:
   $ TEMPORAL_ADDRESS=temporal.internal:7233 selling-kit worker
+  $ TEMPORAL_ADDRESS=<ns>.<account>.tmprl.cloud:7233 TEMPORAL_NAMESPACE=<ns>.<account> TEMPORAL_API_KEY=… selling-kit worker
+  $ selling-kit worker --tls-ca ca.pem --tls-cert client.pem --tls-key client.key
   $ selling-kit worker --max-concurrent-activities 20 --shutdown-grace-time 30s
   $ SELLING_KIT_TOKEN_STORE=postgres://worker@db.internal/selling_kit selling-kit worker`,
     )

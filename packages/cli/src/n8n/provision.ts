@@ -13,7 +13,7 @@ export const NODES_PACKAGE = 'n8n-nodes-marketplace';
 export const TRIGGER_TYPE = `@selling-kit/${NODES_PACKAGE}.marketplaceTrigger`;
 export const EXAMPLES_DIR = join(NODES_PACKAGE_DIR, 'examples');
 /** How long the offers example waits after a like in the dev n8n (1 h in the example itself). */
-export const DEMO_OFFER_WAIT_SEC = 10;
+export const DEMO_OFFER_WAIT_SEC = 5;
 
 export interface DemoShop {
   baseUrl: string;

@@ -91,7 +91,9 @@ export class MarketplaceBulkJob implements INodeType {
 
 function asNodeError(node: INode, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
   if (error instanceof NodeApiError || error instanceof NodeOperationError) return error;
-  return new NodeOperationError(node, error as Error, { itemIndex });
+  // The message given explicitly: n8n's wrapper leaves it empty for some raw errors (a TLS failure).
+  const message = error instanceof Error ? error.message : String(error);
+  return new NodeOperationError(node, error instanceof Error ? error : message, { itemIndex, message });
 }
 
 function requiredJobId(this: IExecuteFunctions, i: number): string {

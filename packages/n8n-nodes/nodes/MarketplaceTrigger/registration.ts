@@ -98,7 +98,9 @@ function urlProblem(url: string, environment: string): string | undefined {
 function refusal(ctx: IHookFunctions, error: unknown, what: string, url: string): Error {
   if (error instanceof SellingApiError) {
     const hint =
-      new URL(url).protocol === 'https:' ? '' : ' (the URL is not https: a public marketplace needs an https URL)';
+      new URL(url).protocol === 'https:'
+        ? ''
+        : ' (the URL is not https: a public marketplace needs an https URL)';
     const failure = new NodeApiError(
       ctx.getNode(),
       { code: error.code, errorId: error.errorId ?? null, status: error.status ?? null } as JsonObject,
@@ -177,7 +179,8 @@ export async function createSubscription(ctx: IHookFunctions): Promise<boolean> 
     created = await client.webhooks.create(body);
   } catch (error) {
     // 409: the URL is already subscribed (another activation got there first): replace it once.
-    if (!(error instanceof SellingApiError) || error.status !== 409) throw refusal(ctx, error, 'subscribe', url);
+    if (!(error instanceof SellingApiError) || error.status !== 409)
+      throw refusal(ctx, error, 'subscribe', url);
     const existing = (await subscriptions(ctx, client, url)).filter((s) => s.url === url);
     for (const s of existing) await removeSubscription(ctx, client, s.id, url);
     try {

@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { DEMO, startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import {
   N8nClient,
@@ -20,12 +19,12 @@ import {
   waitForPostWebhook,
   type Execution,
   type N8nInstance,
+  openEditor,
 } from './harness.mts';
 import { ACTION, ACTION_TYPE, chain, webhookStart } from './workflows.mts';
 
 const SETUP_MS = 8 * 60_000;
 const TEST_MS = 4 * 60_000;
-const CHROMIUM = process.env.SELLING_KIT_CHROMIUM ?? '/usr/bin/chromium';
 const DOCS_DIR = join(PACKAGE_DIR, 'docs');
 
 let userFolder = '';
@@ -149,31 +148,8 @@ describe('the Create form (version 2) in a real n8n', () => {
     async () => {
       expect(workflowId).not.toBe('');
       mkdirSync(DOCS_DIR, { recursive: true });
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--disable-dev-shm-usage',
-        ],
-      });
+      const { browser, page } = await openEditor(n8n!, { width: 1440, height: 1900 });
       try {
-        const context = await browser.newContext({
-          baseURL: n8n!.url,
-          viewport: { width: 1440, height: 1900 },
-        });
-        const page = await context.newPage();
-        const login = await page.request.post('/rest/login', {
-          data: { emailOrLdapLoginId: n8n!.owner.email, password: n8n!.owner.password },
-        });
-        expect(login.status()).toBe(200);
         await page.goto(`/workflow/${workflowId}`, { waitUntil: 'domcontentloaded', timeout: 120_000 });
         const node = page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'Create' }).first();
         await node.waitFor({ state: 'visible', timeout: 120_000 });

@@ -12,6 +12,7 @@ import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 const run = promisify(execFile);
 
@@ -387,4 +388,41 @@ export function nodeOutput(execution: Execution, nodeName: string): Record<strin
 
 export async function makeUserFolder(): Promise<string> {
   return await mkdtemp(join(tmpdir(), 'sk-n8n-e2e-'));
+}
+
+/** Debian's Chromium (scripts/setup-n8n.sh installs it), headless, with no traffic of its own. */
+export const CHROMIUM = process.env.SELLING_KIT_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+/**
+ * A headless Chromium page logged in to `n8n` as its owner (the editor's own /rest/login), for the
+ * editor checks and screenshots. Close the browser when done.
+ */
+export async function openEditor(
+  n8n: Pick<N8nInstance, 'url' | 'owner'>,
+  viewport?: { width: number; height: number },
+): Promise<{ browser: Browser; page: Page }> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  try {
+    const context = await browser.newContext({ baseURL: n8n.url, ...(viewport ? { viewport } : {}) });
+    const page = await context.newPage();
+    const login = await page.request.post('/rest/login', {
+      data: { emailOrLdapLoginId: n8n.owner.email, password: n8n.owner.password },
+    });
+    if (login.status() !== 200) throw new Error(`n8n refused the owner's login (${login.status()})`);
+    return { browser, page };
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
 }

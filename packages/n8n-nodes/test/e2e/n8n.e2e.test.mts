@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { DEMO, startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { webhookHeaders } from '@selling-kit/api-client/core';
 import {
@@ -22,6 +21,7 @@ import {
   waitForPostWebhook,
   type Execution,
   type N8nInstance,
+  openEditor,
 } from './harness.mts';
 import { FEED_HEADER, feedRow, startTemporalStack, type TemporalStack } from '../helpers/temporal.mts';
 import {
@@ -37,7 +37,6 @@ import {
 
 const SETUP_MS = 8 * 60_000;
 const TEST_MS = 3 * 60_000;
-const CHROMIUM = process.env.SELLING_KIT_CHROMIUM ?? '/usr/bin/chromium';
 
 let userFolder = '';
 let sim: RunningSimulator | undefined;
@@ -525,32 +524,8 @@ describe('editor in headless Chromium', () => {
         ]),
       );
 
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--disable-dev-shm-usage',
-        ],
-      });
+      const { browser, page } = await openEditor(n8n!, { width: 1400, height: 900 });
       try {
-        const context = await browser.newContext({
-          baseURL: n8n!.url,
-          viewport: { width: 1400, height: 900 },
-        });
-        const page = await context.newPage();
-        const login = await page.request.post('/rest/login', {
-          data: { emailOrLdapLoginId: n8n!.owner.email, password: n8n!.owner.password },
-        });
-        expect(login.status()).toBe(200);
-
         /** Opens the node panel of the workflow at `path`, searches "Marketplace", returns the panel text. */
         const searchPanel = async (
           path: string,

@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { DEMO, startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import {
   N8nClient,
@@ -21,12 +20,12 @@ import {
   waitForPostWebhook,
   type Execution,
   type N8nInstance,
+  openEditor,
 } from './harness.mts';
 import { ACTION, ACTION_TYPE, chain, webhookStart, type NodeSpec } from './workflows.mts';
 
 const SETUP_MS = 8 * 60_000;
 const TEST_MS = 3 * 60_000;
-const CHROMIUM = process.env.SELLING_KIT_CHROMIUM ?? '/usr/bin/chromium';
 const SCREENSHOT = join(PACKAGE_DIR, 'docs', 'picker.png');
 
 let userFolder = '';
@@ -253,31 +252,8 @@ describe('the picker in the editor', () => {
           }),
         ]),
       );
-      const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--disable-dev-shm-usage',
-        ],
-      });
+      const { browser, page } = await openEditor(n8n!, { width: 1400, height: 900 });
       try {
-        const context = await browser.newContext({
-          baseURL: n8n!.url,
-          viewport: { width: 1400, height: 900 },
-        });
-        const page = await context.newPage();
-        const login = await page.request.post('/rest/login', {
-          data: { emailOrLdapLoginId: n8n!.owner.email, password: n8n!.owner.password },
-        });
-        expect(login.status()).toBe(200);
         await page.goto(`/workflow/${workflowId}`, { waitUntil: 'domcontentloaded', timeout: 120_000 });
         const canvasNode = page.locator('[data-test-id="canvas-node"]').first();
         await canvasNode.waitFor({ state: 'visible', timeout: 120_000 });

@@ -1,5 +1,6 @@
-// Activities that reach the pacing entities: the shop's lane (`lane:<shopId>:<group>`) and, for OAuth
-// shops, the app-wide budget allocator (`app-budget:<appId>`). Workflow code cannot send updates, so jobs
+// Activities that reach the pacing entities on this worker's task queue: the shop's lane
+// (`lane:<taskQueue>:<shopId>:<group>`) and, for OAuth shops, the app-wide budget allocator
+// (`app-budget:<taskQueue>:<appId>`). Workflow code cannot send updates, so jobs
 // come here once per window. Every update is an update-with-start (the entity starts on first use, and a
 // run handing over to the next by continue-as-new is retried by the client onto the new run); the job's
 // update id makes a retried activity's acquire count once.
@@ -59,7 +60,7 @@ export function createLaneActivities({ deps, clients, taskQueue }: ActivityConte
 
   const laneStart = (shopId: string, group: string, lane: LaneInput) =>
     new WithStartWorkflowOperation(shopLaneWorkflow, {
-      workflowId: laneWorkflowId(shopId, group),
+      workflowId: laneWorkflowId(taskQueue, shopId, group),
       taskQueue,
       args: [lane],
       workflowIdConflictPolicy: 'USE_EXISTING',
@@ -86,7 +87,7 @@ export function createLaneActivities({ deps, clients, taskQueue }: ActivityConte
     };
     const want = (lane.allowance.limit * appWindowMs) / lane.allowance.windowMs;
     const start = new WithStartWorkflowOperation(appBudgetWorkflow, {
-      workflowId: appBudgetWorkflowId(appId),
+      workflowId: appBudgetWorkflowId(taskQueue, appId),
       taskQueue,
       args: [input],
       workflowIdConflictPolicy: 'USE_EXISTING',

@@ -1,5 +1,5 @@
 // The app-wide budget of a cross-lister (OAuth) application: all requests of the app, across all its
-// sellers, share 30,000 per minute (spec). One entity workflow per app (`app-budget:<appId>`) leases
+// sellers, share 30,000 per minute (spec). One entity workflow per app (`app-budget:<taskQueue>:<appId>`) leases
 // each active shop a share, in requests per budget window, for a short time (`leaseMs`); the shop's
 // lane caps its slots at the share. Shares are max-min fair: a shop gets what it asks for while the
 // budget lasts, and everybody is cut to budget ÷ shops when it does not. Capacity a shop gives up (a
@@ -104,7 +104,8 @@ export function lease(state: BudgetState, key: string, want: number, now: number
 /** `key` is `<shopId>:<group>`; a request without one (workers before 0.2) is keyed by its shop. */
 export const leaseUpdate = defineUpdate<Lease, [{ shopId: string; key?: string; want: number }]>('lease');
 export const budgetQuery = defineQuery<BudgetState>('budget');
-export const appBudgetWorkflowId = (appId: string) => `app-budget:${appId}`;
+/** Per task queue, like the lanes (shop-lane.ts `laneWorkflowId`): a gone deployment's allocator never blocks another. */
+export const appBudgetWorkflowId = (taskQueue: string, appId: string) => `app-budget:${taskQueue}:${appId}`;
 
 export async function appBudgetWorkflow(input: BudgetInput, carry?: BudgetState): Promise<void> {
   // A fresh start warms up (runs recorded before the warm-up replay without it: what they handed out

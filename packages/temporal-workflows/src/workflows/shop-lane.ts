@@ -1,4 +1,4 @@
-// One lane per shop × rate group (id `lane:<shopId>:<group>`): an entity workflow holding the group's
+// One lane per task queue × shop × rate group (id `lane:<taskQueue>:<shopId>:<group>`): an entity workflow holding the group's
 // pacing ring (pacing.ts). Every job of the shop asks it for slots before sending, so two jobs for one
 // shop never together exceed the shop's allowance. One update per window does it all: report the last
 // batch's slots (and any 429), get the next ones. Jobs reach the lane through an activity (workflow
@@ -40,7 +40,14 @@ export interface LaneInput {
   ring?: RingOptions;
 }
 
-export const laneWorkflowId = (shopId: string, group: string) => `lane:${shopId}:${group}`;
+/**
+ * The lane runs on the task queue of the deployment that uses it: a deployment on another task queue
+ * (another stack in the same namespace, a renamed queue) must never wait on a lane that only gone
+ * workers could serve, so the queue is part of the id. (Lanes before 0.3: `lane:<shopId>:<group>`; idle
+ * ones can be terminated after upgrading.)
+ */
+export const laneWorkflowId = (taskQueue: string, shopId: string, group: string) =>
+  `lane:${taskQueue}:${shopId}:${group}`;
 
 export async function shopLaneWorkflow(input: LaneInput, carry?: Ring): Promise<void> {
   const ring = carry ?? newRing(input.allowance, input.ring);

@@ -1,6 +1,7 @@
 // The Temporal server's HTTP API (grpc-gateway, `/api/v1/namespaces/...`): start a workflow, read its
-// status, ask its progress, wait for a short one's result. Plain HTTP through n8n's helper — no
-// Temporal SDK, no runtime dependency.
+// status, ask its progress, wait for a short one's result. Plain HTTP(S) through n8n's helper — no
+// Temporal SDK, no runtime dependency. The credential adds the API key and the TLS files to every
+// request (its `authenticate`, tls.ts); this side checks them first, so a bad PEM names its field.
 import {
   NodeOperationError,
   type ICredentialDataDecryptedObject,
@@ -12,6 +13,7 @@ import {
   type INode,
 } from 'n8n-workflow';
 import { decodeValue, encodeValue, type JsonPayload } from './codec';
+import { tlsFailure, tlsProblem } from './tls';
 
 /** Where the node may talk to Temporal from: a run of the node, or the editor loading options. */
 export type TemporalContext = IExecuteFunctions | ILoadOptionsFunctions;
@@ -21,6 +23,8 @@ export interface TemporalSettings {
   namespace: string;
   taskQueue: string;
   key?: Buffer;
+  /** Whether the credential has a client certificate (mTLS), for messages. */
+  clientCertificate?: boolean;
 }
 
 interface HttpAnswer {
@@ -33,17 +37,20 @@ export const jobWorkflowId = (jobId: string) => `bulk:${jobId}`;
 export const SHOP_DIRECTORY_WORKFLOW = 'shopDirectoryWorkflow';
 export const shopDirectoryWorkflowId = (taskQueue: string) => `shop-directory:${taskQueue}`;
 
-/** The credential's settings, the codec key checked (base64 of 32 bytes, or none). */
+/** The credential's settings, the codec key (base64 of 32 bytes, or none) and the TLS fields checked. */
 export function temporalSettings(node: INode, credentials: ICredentialDataDecryptedObject): TemporalSettings {
   const codecKey = String(credentials.codecKey ?? '');
   const key = codecKey ? Buffer.from(codecKey, 'base64') : undefined;
   if (key && key.length !== 32)
     throw new NodeOperationError(node, 'Codec Key: must be the base64 of 32 bytes (AES-256)');
+  const tls = tlsProblem(credentials);
+  if (tls) throw new NodeOperationError(node, tls);
   return {
     url: String(credentials.url).replace(/\/+$/, ''),
     namespace: String(credentials.namespace || 'default'),
     taskQueue: String(credentials.taskQueue || 'selling-kit'),
     key,
+    clientCertificate: !!String(credentials.clientCertificate ?? '').trim(),
   };
 }
 
@@ -94,11 +101,21 @@ export class TemporalHttp {
     };
     // Both contexts have the helper; TypeScript cannot call a method of a union of `this` types.
     const helpers = this.ctx.helpers as IExecuteFunctions['helpers'];
-    return (await helpers.httpRequestWithAuthentication.call(
-      this.ctx as IExecuteFunctions,
-      'marketplaceTemporalApi',
-      options,
-    )) as HttpAnswer;
+    try {
+      return (await helpers.httpRequestWithAuthentication.call(
+        this.ctx as IExecuteFunctions,
+        'marketplaceTemporalApi',
+        options,
+      )) as HttpAnswer;
+    } catch (error) {
+      // No answer at all: TLS names the credential's field; otherwise say where the request went.
+      const tls = tlsFailure(error, this.settings.clientCertificate === true);
+      const e = error as { message?: string; code?: string };
+      throw new NodeOperationError(this.ctx.getNode(), error as Error, {
+        message:
+          tls ?? `Temporal's HTTP API at ${url} did not answer (${e.message || e.code || 'no reason given'})`,
+      });
+    }
   }
 
   /** Starts the workflow; answers the run id, or the server's message (e.g. the id is taken). */

@@ -1,0 +1,268 @@
+// What the scale benchmarks share (not a benchmark itself: `pnpm bench` runs `*.bench.ts` only): their
+// size parameters, a Temporal dev server of their own, a worker in a process of its own (so its memory
+// is its own), a once-a-second RSS sampler, the history of every run of a workflow, and the feed rows.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
+import proto from '@temporalio/proto';
+import type { RunningSimulator } from '@selling-kit/simulator';
+import { SEARCH_ATTRIBUTE_FLAGS } from '../src/search-attributes.ts';
+
+/**
+ * A size parameter: `--<name> <n>` on the command line, else the environment variable `env` (so
+ * `SCALE_ITEMS=5000 pnpm bench` reaches the bench through `pnpm bench`), else `fallback`.
+ */
+export function param(name: string, env: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  const raw = i > 0 ? process.argv[i + 1] : process.env[env];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0)
+    throw new Error(`--${name} / ${env} must be a non-negative number (got ${JSON.stringify(raw)})`);
+  return n;
+}
+
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+};
+
+export const HEADER =
+  'sku,description,price_amount,price_currency,quantity,national_shipping_cost,pictures,department,product_type,condition,brand_name,country_code';
+export const row = (sku: string) =>
+  `${sku},Bench tee ${sku} #nike,20.00,GBP,1,3.50,https://img.example/${sku}.jpg,menswear,tshirts,used_good,Nike,GB`;
+
+/**
+ * A dev server with a data file in `dir`, and a client connection to it. `BENCH_TEMPORAL_DYNAMIC_CONFIG`
+ * (`key=value,key=value`) passes server settings, for diagnosis only (e.g. `history.maxInFlightUpdates=1000`):
+ * figures measured with it are not the default server's, and the benches print it.
+ */
+export const dynamicConfig = (process.env.BENCH_TEMPORAL_DYNAMIC_CONFIG ?? '')
+  .split(',')
+  .map((kv) => kv.trim())
+  .filter(Boolean);
+
+export async function startTemporal(dir: string) {
+  const bin = process.env.TEMPORAL_CLI_PATH;
+  if (!bin) throw new Error('TEMPORAL_CLI_PATH is not set: source scripts/env.sh');
+  const port = await freePort();
+  const server = spawn(
+    bin,
+    [
+      'server',
+      'start-dev',
+      ...['--db-filename', join(dir, 't.db'), '--ip', '127.0.0.1', '--port', String(port)],
+      ...['--ui-port', String(await freePort()), '--headless', '--log-level', 'error'],
+      ...SEARCH_ATTRIBUTE_FLAGS,
+      ...dynamicConfig.flatMap((kv) => ['--dynamic-config-value', kv]),
+    ],
+    { stdio: 'ignore' },
+  );
+  const address = `127.0.0.1:${port}`;
+  let connection: Connection | undefined;
+  for (let i = 0; i < 200 && !connection; i++) {
+    connection = await Connection.connect({ address, connectTimeout: 1000 }).catch(async () => {
+      await sleep(200);
+      return undefined;
+    });
+  }
+  if (!connection) throw new Error(`the Temporal dev server did not answer on ${address}`);
+  return {
+    address,
+    server,
+    client: new Client({ connection }),
+    async stop() {
+      await connection.close();
+      server.kill('SIGTERM');
+    },
+  };
+}
+
+const WORKER_MAIN = fileURLToPath(new URL('../src/worker-main.ts', import.meta.url));
+
+/**
+ * `node src/worker-main.ts` in a process of its own, configured as an operator would (payload
+ * encryption off: the bench's client has no codec). Resolves once it is polling.
+ */
+export async function spawnWorker(env: Record<string, string>): Promise<{
+  child: ChildProcess;
+  pid: number;
+  warnings(): [string, number][];
+  stop(): Promise<void>;
+}> {
+  const child = spawn(process.execPath, [WORKER_MAIN], {
+    env: { ...process.env, SELLING_KIT_CODEC: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // The SDK's log: INFO lines (worker state changes) are dropped; warnings and errors are counted by
+  // their message and error (the first of each kind printed in full), so a storm stays readable.
+  const warnings = new Map<string, number>();
+  let pending = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    pending += chunk.toString();
+    const entries = pending.split(/\n(?=\S)/); // an entry: a line and its indented continuation
+    pending = entries.pop() ?? '';
+    for (const entry of entries) {
+      const level = /\[(WARN|ERROR)\]/.exec(entry)?.[1];
+      if (!level) continue;
+      const what = /\] ([^{\n]*)/.exec(entry)?.[1]?.trim() ?? '';
+      const type = /activityType: '([^']+)'/.exec(entry)?.[1];
+      const error = /error: ([^\n]*)/.exec(entry)?.[1]?.trim() ?? '';
+      const key = `${level} ${what}${type ? ` (${type})` : ''}: ${error}`;
+      const n = (warnings.get(key) ?? 0) + 1;
+      warnings.set(key, n);
+      if (n === 1) process.stderr.write(`${entry.split('\n').slice(0, 16).join('\n')}\n`);
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('worker ready')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`worker-main exited early (${code}): ${out}`)));
+  });
+  child.stdout!.resume();
+  return {
+    child,
+    pid: child.pid!,
+    /** Warnings and errors the worker logged, by kind: `[kind, count]`, most frequent first. */
+    warnings: () => [...warnings].sort((a, b) => b[1] - a[1]),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** The resident set of a process, KiB (VmRSS of /proc/<pid>/status). */
+export function rssKiB(pid: number): number | undefined {
+  try {
+    const m = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : undefined;
+  } catch {
+    return undefined; // the process is gone
+  }
+}
+
+/** Samples `pid`'s RSS once a second, each sample tagged with `progress()` (items done so far). */
+export function sampleRss(pid: number, progress: () => number) {
+  const samples: { atMs: number; kib: number; done: number }[] = [];
+  const t0 = Date.now();
+  const take = () => {
+    const kib = rssKiB(pid);
+    if (kib !== undefined) samples.push({ atMs: Date.now() - t0, kib, done: progress() });
+  };
+  take();
+  const timer = setInterval(take, 1000);
+  return {
+    samples,
+    stop() {
+      clearInterval(timer);
+      take();
+    },
+  };
+}
+
+export interface RunHistory {
+  runId: string;
+  events: number;
+  /** The run's history as the server hands it out (fetchHistory), serialised (protobuf). */
+  bytes: number;
+  /** The server's own count (visibility `HistorySizeBytes`). */
+  serverBytes: number;
+}
+
+/** Every run of a workflow id (continue-as-new chain), oldest first, with its history's size. */
+export async function runHistories(client: Client, workflowId: string): Promise<RunHistory[]> {
+  const runs: RunHistory[] = [];
+  for await (const w of client.workflow.list({ query: `WorkflowId = '${workflowId}'` })) {
+    const history = await client.workflow.getHandle(workflowId, w.runId).fetchHistory();
+    runs.push({
+      runId: w.runId,
+      events: history.events?.length ?? 0,
+      bytes: proto.temporal.api.history.v1.History.encode(history).finish().length,
+      serverBytes: w.historySize ?? 0,
+    });
+  }
+  return runs.reverse();
+}
+
+/** Events of every run of every workflow matching a visibility query (from visibility, no history reads). */
+export async function eventsOf(
+  client: Client,
+  query: string,
+): Promise<{ workflows: number; events: number }> {
+  const ids = new Set<string>();
+  let events = 0;
+  for await (const w of client.workflow.list({ query })) {
+    ids.add(w.workflowId);
+    events += w.historyLength ?? 0;
+  }
+  return { workflows: ids.size, events };
+}
+
+/** 429s the simulator's gateway answered, all keys and groups. */
+export async function gateway429s(sim: RunningSimulator): Promise<number> {
+  const c = await counters(sim);
+  return Object.values(c.rateLimits).reduce(
+    (n, groups) => n + Object.values(groups).reduce((m, g) => m + g.limited, 0),
+    0,
+  );
+}
+
+export async function counters(sim: RunningSimulator) {
+  return (await fetch(`${sim.adminUrl}/admin/counters`).then((r) => r.json())) as {
+    rateLimits: Record<string, Record<string, { allowed: number; limited: number }>>;
+  };
+}
+
+/** `uptime`'s load averages (1, 5, 15 min), for the printed figures: the machine is shared. */
+export const loadAverage = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
+export const MiB = 1024 * 1024;
+
+const eventMs = (e: proto.temporal.api.history.v1.IHistoryEvent) => {
+  const s = e.eventTime?.seconds ?? 0;
+  return (typeof s === 'number' ? s : s.toNumber()) * 1000 + (e.eventTime?.nanos ?? 0) / 1e6;
+};
+
+/**
+ * Where the time of a one-activity workflow (a sale) went, from its history's event times: waiting for
+ * a worker to pick up its first workflow task, that task, the activity waiting for a worker, the
+ * activity itself (the HTTP request), and the closing workflow task.
+ */
+export async function activityWorkflowPhases(client: Client, workflowId: string) {
+  const T = proto.temporal.api.enums.v1.EventType;
+  const events = (await client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  const at = (type: number, nth = 0) => eventMs(events.filter((e) => e.eventType === type)[nth]!);
+  const started = at(T.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED);
+  const firstTask = at(T.EVENT_TYPE_WORKFLOW_TASK_STARTED);
+  const scheduled = at(T.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED);
+  const activityStarted = at(T.EVENT_TYPE_ACTIVITY_TASK_STARTED);
+  const activityDone = at(T.EVENT_TYPE_ACTIVITY_TASK_COMPLETED);
+  const closed = eventMs(events.at(-1)!);
+  return {
+    workflowTaskWait: firstTask - started,
+    workflowTask: scheduled - firstTask,
+    activityWait: activityStarted - scheduled,
+    activity: activityDone - activityStarted,
+    closing: closed - activityDone,
+    server: closed - started,
+  };
+}

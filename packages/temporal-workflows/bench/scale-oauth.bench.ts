@@ -1,0 +1,273 @@
+// Scale, one cross-lister app (issue 12 §5): S OAuth sellers (default 500) of one application, each with
+// a create feed, all in one many-shop job at once, under the app-wide limit (default the spec's 30,000
+// per minute) enforced by the simulator. The worker runs in a process of its own with the sellers'
+// tokens in a sealed file token store (SELLING_KIT_TOKEN_STORE), as a cross-lister would run it.
+// Measures and prints, from the simulator's creation times (simulated clock, so windows are the spec's):
+//  - aggregate ÷ app budget while the app is saturated (from the app's first create until fewer sellers
+//    have work left than can fill the budget at their own allowance), against 30,000/min and against
+//    what the allocator leases (budget minus its headroom); the busiest 60 s window too;
+//  - 429s at the gateway (app-wide and per seller), target 0;
+//  - starvation: per seller, the longest stretch without a create from the app's first create to the
+//    seller's last, in seller windows (10 s) and budget windows (60 s) — target ≤ 2 windows;
+//  - history events per second of the lanes and of the allocator (all their runs), and of the jobs.
+//   node packages/temporal-workflows/bench/scale-oauth.bench.ts [--sellers 500] [--seller-items 150]
+//     [--app-limit 30000] [--headroom 0.1] [--max-activities 0] [--time-scale 1] [--deadline-s 900]
+//   (or SCALE_SELLERS, SCALE_SELLER_ITEMS, SCALE_APP_LIMIT, SCALE_HEADROOM, SCALE_MAX_ACTIVITIES,
+//   SCALE_OAUTH_TIME_SCALE, SCALE_DEADLINE_S; --max-activities 0 = the SDK's default of 100 concurrent
+//   activities). A job still running at the deadline is reported with what it did so far.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Client } from '@temporalio/client';
+import { startSimulator, createSeller, addAddress, createOAuthClient } from '@selling-kit/simulator';
+import { startBulkJob } from '../src/client.ts';
+import { parseCodecKeys, tokenStoreKeys } from '../src/codec.ts';
+import { createFileTokenStore, sealTokens } from '../src/token-store.ts';
+import type { SellerTokens } from '../src/activities/index.ts';
+import {
+  HEADER,
+  counters,
+  loadAverage,
+  dynamicConfig,
+  param,
+  percentile,
+  row,
+  sleep,
+  spawnWorker,
+  startTemporal,
+} from './harness.ts';
+
+const SELLER_WINDOW_MS = 10_000; // create_update: 200 per 10 s per connected seller (simulated time)
+const APP_WINDOW_MS = 60_000; // app-wide: per minute (simulated time)
+
+/** History events of every run of the workflows of one type; running runs are described (visibility lags). */
+async function typeEvents(client: Client, type: string) {
+  const ids = new Set<string>();
+  let events = 0;
+  for await (const w of client.workflow.list({ query: `WorkflowType = '${type}'` })) {
+    ids.add(w.workflowId);
+    events +=
+      w.status.name === 'RUNNING'
+        ? ((await client.workflow.getHandle(w.workflowId, w.runId).describe()).historyLength ?? 0)
+        : (w.historyLength ?? 0);
+  }
+  return { workflows: ids.size, events };
+}
+
+export async function run(
+  sellers = param('sellers', 'SCALE_SELLERS', 500),
+  sellerItems = param('seller-items', 'SCALE_SELLER_ITEMS', 150),
+  appLimit = param('app-limit', 'SCALE_APP_LIMIT', 30_000),
+  headroom = param('headroom', 'SCALE_HEADROOM', 0.1),
+  maxActivities = param('max-activities', 'SCALE_MAX_ACTIVITIES', 0),
+  timeScale = param('time-scale', 'SCALE_OAUTH_TIME_SCALE', 1),
+  deadlineS = param('deadline-s', 'SCALE_DEADLINE_S', 900),
+) {
+  const dir = mkdtempSync(join(tmpdir(), 'sk-bench-oauth-'));
+  const temporal = await startTemporal(dir);
+  const sim = await startSimulator({
+    port: 0,
+    config: { timeScale, fetchPictures: false, appWideLimit: { limit: appLimit, windowMs: APP_WINDOW_MS } },
+  });
+  const world = sim.world;
+  const app = createOAuthClient(world, 'partner-scale-oauth', ['http://127.0.0.1/cb']);
+
+  // The sellers, their token pairs (as a consent gives them) and their feeds.
+  const all: Record<string, SellerTokens> = {};
+  const scopes = ['products_read', 'products_write', 'shop_read'] as never;
+  const shops = Array.from({ length: sellers }, (_, i) => {
+    const seller = createSeller(world, { username: `oauth-${i}` });
+    addAddress(world, seller);
+    const now = world.clock.now();
+    const accessToken = `pat_${randomUUID().replace(/-/g, '')}`;
+    const refreshToken = `prt_${randomUUID().replace(/-/g, '')}`;
+    world.accessTokens.set(accessToken, {
+      token: accessToken,
+      clientId: app.clientId,
+      sellerId: seller.id,
+      scopes,
+      expiresAt: now + 24 * 3_600_000,
+    });
+    world.refreshTokens.set(refreshToken, {
+      token: refreshToken,
+      clientId: app.clientId,
+      sellerId: seller.id,
+      scopes,
+      used: false,
+      expiresAt: now + 365 * 86_400_000,
+    });
+    const ref = `oauth-seller-${seller.id}`;
+    all[ref] = {
+      baseUrl: sim.url,
+      clientId: app.clientId,
+      clientSecret: app.clientSecret,
+      accessToken,
+      refreshToken,
+      expiresAt: Date.now() + (24 * 3_600_000) / timeScale,
+      version: 1,
+    };
+    const path = join(dir, `seller-${i}.csv`);
+    writeFileSync(
+      path,
+      [HEADER, ...Array.from({ length: sellerItems }, (_, j) => row(`O${i}-${j}`))].join('\n'),
+    );
+    return { seller, ref, path };
+  });
+  // The worker's token store: one sealed file (the format createFileTokenStore reads), written at once.
+  const codecKey = randomBytes(32).toString('base64');
+  const keys = tokenStoreKeys(parseCodecKeys(codecKey, 'bench'));
+  const storePath = join(dir, 'tokens.sealed');
+  writeFileSync(storePath, sealTokens(keys[0]!, JSON.stringify(all)), { mode: 0o600 });
+  if (!createFileTokenStore(storePath, keys).get(shops[0]!.ref)) throw new Error('token store unreadable');
+
+  const taskQueue = `bench-oauth-${randomUUID()}`;
+  const worker = await spawnWorker({
+    TEMPORAL_ADDRESS: temporal.address,
+    SELLING_KIT_TASK_QUEUE: taskQueue,
+    SELLING_KIT_TOKEN_STORE: storePath,
+    SELLING_KIT_CODEC_KEY: codecKey,
+    ...(maxActivities ? { SELLING_KIT_MAX_CONCURRENT_ACTIVITIES: String(maxActivities) } : {}),
+  });
+  const total = sellers * sellerItems;
+  const created = () => shops.reduce((n, s) => n + s.seller.products.size, 0);
+  try {
+    const started = Date.now();
+    const handle = await startBulkJob(
+      temporal.client,
+      {
+        jobId: `scale-oauth-${randomUUID()}`,
+        shops: shops.map((s) => ({
+          shopId: `oauth-${s.seller.id}`,
+          credentialRef: s.ref,
+          auth: 'oauth' as const,
+          feed: { path: s.path, format: 'csv' as const },
+        })),
+        operation: 'create',
+        reportDir: dir,
+        maxConcurrentShops: sellers, // every seller has work at once
+        allowance: { limit: 200, windowMs: SELLER_WINDOW_MS / timeScale },
+        clockMarginMs: 250 / timeScale,
+        appBudget: {
+          appId: app.clientId,
+          allowance: { limit: appLimit, windowMs: APP_WINDOW_MS / timeScale },
+          headroom,
+        },
+      },
+      taskQueue,
+    );
+    const ticker = setInterval(() => console.log(`    … ${created()}/${total} created`), 30_000);
+    const result = await Promise.race([
+      handle.result(),
+      sleep(deadlineS * 1000).then(() => ({ state: `still running after ${deadlineS} s` })),
+    ]).finally(() => clearInterval(ticker));
+    const seconds = (Date.now() - started) / 1000;
+    const load = loadAverage();
+    for (const [kind, n] of worker.warnings()) console.log(`    worker log: ${n} × ${kind}`);
+    if (dynamicConfig.length) console.log(`    DIAGNOSTIC server settings: ${dynamicConfig.join(', ')}`);
+
+    // Creation times (simulated ms) per seller.
+    const times = shops.map((s) =>
+      [...s.seller.products.values()].map((p) => p.createdAt).sort((a, b) => a - b),
+    );
+    const flat = times.flat().sort((a, b) => a - b);
+    if (!flat.length) {
+      console.log(
+        `  ${sellers} OAuth sellers × ${sellerItems} creates, one app at ${appLimit}/min: ${result.state}, NOTHING created in ${seconds.toFixed(0)} s; load average ${load}`,
+      );
+      console.log(
+        `BENCH_RESULT ${JSON.stringify({ package: 'temporal-workflows', name: `scale: ${sellers} OAuth sellers × ${sellerItems}, app ${appLimit}/min`, errors: 1, note: `TARGET MISSED: nothing created (${result.state}); load ${load}` })}`,
+      );
+      return { ok: false, aggregate: 0, limited: 0, worstGap: Infinity, starvedSellerWindows: sellers };
+    }
+    const t0 = flat[0]!;
+    // Saturated: while the sellers with work left could fill the budget at their own allowance.
+    const perSellerMax = (200 * APP_WINDOW_MS) / SELLER_WINDOW_MS;
+    const needed = Math.ceil(appLimit / perSellerMax);
+    const finishes = times.map((t) => t.at(-1) ?? t0).sort((a, b) => a - b);
+    const tEnd = finishes[Math.max(0, sellers - needed)]!;
+    const inSpan = (from: number, to: number) => flat.filter((t) => t >= from && t < to).length;
+    const ratioOver = (from: number, to: number) =>
+      to > from ? inSpan(from, to) / (((to - from) / APP_WINDOW_MS) * appLimit) : NaN;
+    const aggregate = ratioOver(t0, tEnd);
+    const afterFirstWindow = ratioOver(t0 + APP_WINDOW_MS, tEnd);
+    // Every 60 s window starting at a second boundary within the saturated span.
+    const windows: number[] = [];
+    for (let from = t0; from + APP_WINDOW_MS <= tEnd; from += 1000)
+      windows.push(inSpan(from, from + APP_WINDOW_MS));
+    // Starvation: the longest gap per seller, from the app's first create to the seller's last.
+    const gaps = times.map((t) => {
+      let gap = 0;
+      let prev = t0;
+      for (const x of t) {
+        gap = Math.max(gap, x - prev);
+        prev = x;
+      }
+      return gap;
+    });
+    const worstGap = Math.max(...gaps);
+    const starvedSellerWindows = gaps.filter((g) => g > 2 * SELLER_WINDOW_MS).length;
+    const starvedAppWindows = gaps.filter((g) => g > 2 * APP_WINDOW_MS).length;
+
+    const c = (await counters(sim)).rateLimits;
+    const appCounter = c[`app:${app.clientId}`]?.app_wide ?? { allowed: 0, limited: 0 };
+    const limited = Object.values(c).reduce(
+      (n, groups) => n + Object.values(groups).reduce((m, g) => m + g.limited, 0),
+      0,
+    );
+
+    const lanes = await typeEvents(temporal.client, 'shopLaneWorkflow');
+    const allocator = await typeEvents(temporal.client, 'appBudgetWorkflow');
+    const jobs = await typeEvents(temporal.client, 'bulkListingWorkflow');
+    const perSec = (n: number) => n / seconds;
+
+    const leasable = 1 - headroom;
+    console.log(
+      `  ${sellers} OAuth sellers × ${sellerItems} creates, one app at ${appLimit}/min (×${timeScale}): ${result.state}, ${created()}/${total} listings in ${seconds.toFixed(0)} s; load average ${load}`,
+    );
+    console.log(
+      `    aggregate while saturated (${((tEnd - t0) / 1000).toFixed(0)} s from the app's first create, until < ${needed} sellers had work): ` +
+        `${aggregate.toFixed(3)} of the app budget (${(aggregate / leasable).toFixed(3)} of the ${(leasable * 100).toFixed(0)} % the allocator leases; target ≥ 0.95); ` +
+        `after the first budget window ${afterFirstWindow.toFixed(3)}; 60 s windows: median ${windows.length ? (percentile(windows, 50) / appLimit).toFixed(3) : '-'}, max ${windows.length ? (Math.max(...windows) / appLimit).toFixed(3) : '-'}`,
+    );
+    console.log(
+      `    429s: ${limited} at the gateway (app-wide ${appCounter.limited}; ${appCounter.allowed} app requests allowed; target 0)`,
+    );
+    console.log(
+      `    starvation: longest gap of a seller ${(worstGap / 1000).toFixed(1)} s = ${(worstGap / SELLER_WINDOW_MS).toFixed(1)} seller windows = ${(worstGap / APP_WINDOW_MS).toFixed(2)} budget windows; ` +
+        `sellers with a gap > 2 seller windows: ${starvedSellerWindows}, > 2 budget windows: ${starvedAppWindows} (target 0); median gap ${(percentile(gaps, 50) / 1000).toFixed(1)} s`,
+    );
+    console.log(
+      `    events/s over ${seconds.toFixed(0)} s: lanes ${perSec(lanes.events).toFixed(1)} (${lanes.workflows} lanes, ${lanes.events} events), ` +
+        `allocator ${perSec(allocator.events).toFixed(1)} (${allocator.events} events), jobs ${perSec(jobs.events).toFixed(1)} (${jobs.workflows} jobs)`,
+    );
+    const ok =
+      result.state === 'finished' &&
+      created() === total &&
+      limited === 0 &&
+      aggregate >= 0.95 &&
+      starvedSellerWindows === 0;
+    console.log(
+      `BENCH_RESULT ${JSON.stringify({
+        package: 'temporal-workflows',
+        name: `scale: ${sellers} OAuth sellers × ${sellerItems}, app ${appLimit}/min`,
+        requestsPerSec: Number((inSpan(t0, tEnd) / ((tEnd - t0) / 1000 / timeScale)).toFixed(1)),
+        non2xx: limited,
+        note:
+          `${ok ? 'targets met' : 'TARGET MISSED'}: ${aggregate.toFixed(3)} of budget, max gap ${(worstGap / SELLER_WINDOW_MS).toFixed(1)} seller windows, ` +
+          `lanes ${perSec(lanes.events).toFixed(0)} ev/s, allocator ${perSec(allocator.events).toFixed(1)} ev/s; load ${load}`,
+      })}`,
+    );
+    return { ok, aggregate, limited, worstGap, starvedSellerWindows };
+  } finally {
+    await worker.stop();
+    await sim.close();
+    await temporal.stop();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const r = await run();
+  process.exit(r.ok ? 0 : 1);
+}
