@@ -1,17 +1,20 @@
 // `selling-kit dev` shows delist on sale: after the demo job, a simulated purchase on the first demo
 // shop and the same SKU marked sold on the second, with the measured delay printed; both demo shops
-// are stored for other terminals.
+// are stored for other terminals; a second run on the same Temporal data does it again.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliEnv, runCli } from './helpers.ts';
 
-it('prints the purchase on "demo", the SKU delisted on "demo-us" and the delay', async () => {
-  const ctx = cliEnv();
-  const r = await runCli(
+const ctx = cliEnv();
+const runDev = () =>
+  runCli(
     ctx,
     ['dev', '--sim-port', '0', '--ui-port', '18297', '--codec-port', '0', '--exit-when-done', '--no-n8n'],
     { timeoutMs: 180_000 },
   );
+
+it('prints the purchase on "demo", the SKU delisted on "demo-us" and the delay', async () => {
+  const r = await runDev();
   expect(r.code).toBe(0);
   const line = /simulated purchase of (\S+) on "demo" → (\S+) marked sold on "demo-us" in (\d+) ms/.exec(
     r.stderr,
@@ -25,4 +28,14 @@ it('prints the purchase on "demo", the SKU delisted on "demo-us" and the delay',
     unknown
   >;
   expect(Object.keys(shops).sort()).toEqual(['demo', 'demo-us']);
+}, 240_000);
+
+it('a second run on the same Temporal data delists again (the fresh simulator never reuses a purchase id)', async () => {
+  // Temporal keeps the first run's delist workflows (keyed by order); the simulator starts afresh.
+  const again = await runDev();
+  expect(again.stderr).not.toMatch(/was not marked sold/);
+  expect(again.code).toBe(0);
+  expect(again.stderr).toMatch(
+    /simulated purchase of DEMO-TEE-001 on "demo" → DEMO-TEE-001 marked sold on "demo-us"/,
+  );
 }, 240_000);

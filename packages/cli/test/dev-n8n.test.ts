@@ -95,7 +95,7 @@ describe('selling-kit dev with n8n', () => {
         const executions: N8nExecution[] = await api.executions(found[0]!.id);
         expect(executions.filter((e) => e.status === 'success').length).toBeGreaterThanOrEqual(1);
       }
-      // The editor's workflow list in headless Chromium, saved for the README.
+      // The editor in headless Chromium, saved for the README.
       const browser = await chromium.launch({
         executablePath: CHROMIUM,
         headless: true,
@@ -118,7 +118,8 @@ describe('selling-kit dev with n8n', () => {
           data: { emailOrLdapLoginId: owner.email, password: owner.password },
         });
         expect(login.status()).toBe(200);
-        await page.goto('/home/workflows', { waitUntil: 'domcontentloaded', timeout: 120_000 });
+        // The executions list: both workflows, each run by the demo's sale or like, with its status.
+        await page.goto('/home/executions', { waitUntil: 'domcontentloaded', timeout: 120_000 });
         for (const name of EXAMPLES)
           await page.getByText(name, { exact: true }).first().waitFor({ timeout: 120_000 });
         await page.waitForTimeout(1_000); // let the list settle

@@ -13,6 +13,16 @@ import type {
   World,
 } from './state.ts';
 
+/**
+ * Where a world's purchase ids start. The service never reuses a purchase id, and consumers keep them
+ * past a simulator's life (a Temporal server's delist workflows are keyed by order, and `selling-kit dev`
+ * keeps its Temporal data between runs while its simulator starts afresh): so each world numbers its
+ * orders from a base taken from the wall clock (10,000 ids per second), never the ids of an earlier run.
+ */
+function firstPurchaseId(): number {
+  return 434_000_000_000 + (Math.floor(Date.now() / 1000) % 10_000_000) * 10_000;
+}
+
 export function createWorld(clock: Clock): World {
   return {
     clock,
@@ -25,7 +35,7 @@ export function createWorld(clock: Clock): World {
     refreshTokens: new Map(),
     webhooks: new Map(),
     deletedWebhooks: new Map(),
-    ids: { product: 7_000_000, seller: 1000, address: 500, order: 434_000_000_000, lineItem: 90_000 },
+    ids: { product: 7_000_000, seller: 1000, address: 500, order: firstPurchaseId(), lineItem: 90_000 },
   };
 }
 

@@ -148,6 +148,8 @@ function envVarsRead(entry: string, seen = new Set<string>()): Set<string> {
     /\b(?:process\.)?env(?:\.([A-Z][A-Z0-9_]*)|\[['"]([A-Z][A-Z0-9_]*)['"]\])/g,
   ))
     vars.add(m[1] ?? m[2] ?? '');
+  // Temporal's connection variables are named in lists (connection-config.ts reads them by name).
+  for (const m of source.matchAll(/['"](TEMPORAL_[A-Z0-9_]+)['"]/g)) vars.add(m[1]!);
   for (const m of source.matchAll(/(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+\.ts)['"]/g)) {
     for (const v of envVarsRead(resolve(dirname(entry), m[1] ?? ''), seen)) vars.add(v);
   }
@@ -156,10 +158,18 @@ function envVarsRead(entry: string, seen = new Set<string>()): Set<string> {
 
 const workerMain = join(root, 'packages/temporal-workflows/src/worker-main.ts');
 
+/**
+ * Connection settings a deployment sets only when it needs them (Temporal Cloud's API key, a temporal.toml
+ * profile, TLS files): deploy/README.md "Temporal Cloud and TLS". Every other variable the worker reads is
+ * set on compose's worker service.
+ */
+const OPTIONAL_WORKER_ENV =
+  /^(TEMPORAL_PROFILE|TEMPORAL_CONFIG_FILE|TEMPORAL_API_KEY|TEMPORAL_TLS(_[A-Z0-9_]+)?)$/;
+
 function workerEnvProblems(doc: ComposeFile): string[] {
   const set = environment(doc.services.worker ?? {});
   return [...envVarsRead(workerMain)]
-    .filter((v) => v !== 'NODE_ENV' && !(v in set))
+    .filter((v) => v !== 'NODE_ENV' && !OPTIONAL_WORKER_ENV.test(v) && !(v in set))
     .map((v) => `worker: ${v} (read by the worker) is not set`);
 }
 
