@@ -68,6 +68,10 @@ export function createPgTokenStore(
     (ready ??= (async () => {
       const client = await pool.connect();
       try {
+        // An existing table is used as it is: a role with only SELECT / INSERT / UPDATE on it (no CREATE on
+        // the schema, PostgreSQL 15's default for public) never runs CREATE TABLE.
+        const found = await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [table]);
+        if (found.rows[0]?.t) return;
         await client.query('BEGIN');
         await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [table]);
         await client.query(
