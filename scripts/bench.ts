@@ -1,7 +1,8 @@
 // `pnpm bench`: runs every package's benchmarks (packages/*/bench/*.bench.ts), one process each, and
 // prints one table. A benchmark prints what it likes plus `BENCH_RESULT {json}` lines with at least
 // { package, name, requestsPerSec } (optional: latencyP50Ms, latencyP99Ms, non2xx, errors, note).
-// `pnpm bench <word>…` runs only the files whose path contains one of the words (`pnpm bench scale`).
+// `pnpm bench <word>…` runs only the files whose path contains one of the words (`pnpm bench scale`: the
+// scale benches, left out of a plain `pnpm bench`).
 // Sizes reach a bench through its environment variables (e.g. `SCALE_ITEMS=5000 pnpm bench scale`; each
 // bench's header lists its own).
 import { spawn } from 'node:child_process';
@@ -65,7 +66,11 @@ function table(rows: string[][]): string {
 }
 
 const only = process.argv.slice(2).filter((a) => a !== '--');
-const files = benchFiles().filter((f) => !only.length || only.some((w) => relative(root, f).includes(w)));
+// The scale benches (100,000 items, 500 sellers: ~25 min) run only when asked for by name.
+const OPT_IN = /scale-/;
+const files = benchFiles().filter((f) =>
+  only.length ? only.some((w) => relative(root, f).includes(w)) : !OPT_IN.test(f),
+);
 if (files.length === 0) {
   console.log('no benchmarks found (packages/*/bench/*.bench.ts)');
   process.exit(0);
