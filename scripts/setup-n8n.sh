@@ -10,6 +10,9 @@
 # Exports SELLING_KIT_N8N_BIN (path of n8n's bin script) when the install is complete.
 # SELLING_KIT_SKIP_N8N=1 skips everything (the e2e tests then fail loudly, they are not skipped).
 # Run alone it exits non-zero on failure; sourced (setup.sh) it warns and lets the set-up go on.
+# shellcheck source=scripts/setup-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/setup-lib.sh"
+
 _n8n_main() {
   local version="${SELLING_KIT_N8N_VERSION:-2.40.7}"
   local cache="${SELLING_KIT_CACHE:-$HOME/.cache/selling-kit}"
@@ -20,10 +23,7 @@ _n8n_main() {
   local bin="$dir/node_modules/n8n/bin/n8n"
   say_n8n() { printf '[setup-n8n] %s\n' "$*" >&2; }
 
-  if [ "${SELLING_KIT_SKIP_N8N:-0}" = "1" ]; then
-    say_n8n "SELLING_KIT_SKIP_N8N=1: not installing n8n/chromium"
-    return 0
-  fi
+  _sk_setup_skipped say_n8n SELLING_KIT_SKIP_N8N "installing n8n/chromium" && return 0
   [ -x "$nodedir/bin/node" ] || { say_n8n "ERROR: Node 24 not found at $nodedir (run scripts/setup.sh)"; return 1; }
   # Node 24 first on PATH for npm and node-gyp (harmless when setup.sh already did it).
   export PATH="$nodedir/bin:$PATH"
@@ -67,18 +67,7 @@ EOF
 
   # --- Chromium (Debian package) for the editor check ---------------------------------------------
   if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then
-    say_n8n "installing Debian chromium with apt-get"
-    local sudo=""
-    if [ "$(id -u)" != "0" ]; then
-      if command -v sudo >/dev/null 2>&1; then sudo="sudo -n"; else
-        say_n8n "ERROR: not root and no sudo: install chromium (apt-get install chromium) by hand"; return 1
-      fi
-    fi
-    {
-      $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq \
-        && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
-    } >"$cache/chromium-apt.log" 2>&1 \
-      || { say_n8n "ERROR: apt-get install chromium failed (log: $cache/chromium-apt.log)"; tail -n 20 "$cache/chromium-apt.log" >&2; return 1; }
+    _sk_apt_install say_n8n chromium "$cache/chromium-apt.log" || return 1
   fi
   if [ -x /usr/bin/chromium ]; then export SELLING_KIT_CHROMIUM="/usr/bin/chromium"
   else export SELLING_KIT_CHROMIUM="$(command -v chromium)"; fi

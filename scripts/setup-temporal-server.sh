@@ -12,6 +12,9 @@
 # Exports SELLING_KIT_TEMPORAL_SERVER_BIN, SELLING_KIT_TEMPORAL_SQL_TOOL, SELLING_KIT_TEMPORAL_SERVER_SRC
 # (module source: schema + sample configs) and SELLING_KIT_PG_BIN (folder of initdb/pg_ctl/postgres).
 # SELLING_KIT_SKIP_TEMPORAL_SERVER=1 skips everything (the topology tests then fail loudly, naming this file).
+# shellcheck source=scripts/setup-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/setup-lib.sh"
+
 _temporal_server_main() {
   # The version docker-compose.yml pins (temporalio/server and temporalio/admin-tools images); the
   # compose test checks the two stay equal.
@@ -22,10 +25,8 @@ _temporal_server_main() {
   local src="$gopath/mod/go.temporal.io/server@v$version"
   say_ts() { printf '[setup-temporal-server] %s\n' "$*" >&2; }
 
-  if [ "${SELLING_KIT_SKIP_TEMPORAL_SERVER:-0}" = "1" ]; then
-    say_ts "SELLING_KIT_SKIP_TEMPORAL_SERVER=1: not building the Temporal server / installing PostgreSQL"
-    return 0
-  fi
+  _sk_setup_skipped say_ts SELLING_KIT_SKIP_TEMPORAL_SERVER "building the Temporal server / installing PostgreSQL" \
+    && return 0
 
   # --- Temporal server + temporal-sql-tool ---------------------------------------------------------
   if [ ! -x "$dir/server" ] || [ ! -x "$dir/sql" ] || [ ! -d "$src/schema/postgresql/v12" ]; then
@@ -60,18 +61,7 @@ _temporal_server_main() {
     pgbin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1 || true)"
   fi
   if [ -z "$pgbin" ] || [ ! -x "$pgbin/initdb" ]; then
-    say_ts "installing Debian postgresql with apt-get"
-    local sudo=""
-    if [ "$(id -u)" != "0" ]; then
-      if command -v sudo >/dev/null 2>&1; then sudo="sudo -n"; else
-        say_ts "ERROR: not root and no sudo: install postgresql (apt-get install postgresql) by hand"; return 1
-      fi
-    fi
-    {
-      $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq \
-        && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql
-    } >"$cache/postgresql-apt.log" 2>&1 \
-      || { say_ts "ERROR: apt-get install postgresql failed (log: $cache/postgresql-apt.log)"; tail -n 20 "$cache/postgresql-apt.log" >&2; return 1; }
+    _sk_apt_install say_ts postgresql "$cache/postgresql-apt.log" || return 1
     pgbin="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1 || true)"
     [ -n "$pgbin" ] && [ -x "$pgbin/initdb" ] || { say_ts "ERROR: initdb not found after installing postgresql"; return 1; }
   fi

@@ -1,7 +1,7 @@
 // Every operation of the table is reachable through a resource method (with its SKU / product ID /
 // slug variants), sending the table's method and path.
 import { OPERATIONS, matchOperation, type HttpMethod } from '../src/client/index.ts';
-import { CREATE_BODY, PRODUCT, json, scriptedClient } from './helpers/scripted.ts';
+import { CREATE_BODY, PRICING_REQUEST, PRODUCT, json, scriptedClient } from './helpers/scripted.ts';
 
 describe('operation coverage', () => {
   it('reaches every operation of the table', async () => {
@@ -46,15 +46,7 @@ describe('operation coverage', () => {
     await c.shop.listAddresses().toArray();
     await c.shipping.listProviders(5);
     await c.insights.shop();
-    await c.pricing.inspiration({
-      description: 'x',
-      country: 'GB',
-      currency: 'GBP',
-      product_type: 'tshirts',
-      department: 'menswear',
-      condition: 'used_good',
-      brand_name: 'Nike',
-    });
+    await c.pricing.inspiration(PRICING_REQUEST);
     await c.webhooks.list();
     await c.webhooks.create({ url: 'https://hooks.example.com/x' });
     await c.webhooks.delete('wh_1');

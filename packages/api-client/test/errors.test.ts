@@ -1,65 +1,47 @@
 // The error hierarchy: every documented code maps to its class, unknown codes fall back to the status
 // class, the error id is always kept, and nothing secret is serialised.
-import {
-  BadRequestError,
-  ConflictError,
-  InsufficientScopeError,
-  NotFoundError,
-  OAuthError,
-  ParcelNotFoundError,
-  PartnerAccessDeniedError,
-  ProductNotFoundError,
-  PurchaseNotFoundError,
-  RateLimitedError,
-  ReauthorizationRequiredError,
-  SellingApiError,
-  ServerError,
-  UnauthorizedError,
-  ValidationError,
-  errorFromResponse,
-  scopesInMessage,
-  ERROR_CODES,
-} from '../src/core/index.ts';
+import * as errors from '../src/core/errors.ts';
+import { ERROR_CODES, errorFromResponse, scopesInMessage } from '../src/core/index.ts';
 
 const env = (code: string, message = `about ${code}`) => ({ id: `id-${code}`, errors: [{ code, message }] });
 
 describe('errorFromResponse', () => {
   it.each([
-    [401, 'unauthorized', UnauthorizedError],
-    [401, 'partner_access_denied', PartnerAccessDeniedError],
-    [403, 'insufficient_scope', InsufficientScopeError],
-    [404, 'product_not_found', ProductNotFoundError],
-    [404, 'purchase_id_not_found', PurchaseNotFoundError],
-    [404, 'parcel_id_not_found', ParcelNotFoundError],
-    [404, 'address_not_found', NotFoundError],
-    [404, 'price_prediction_not_available', NotFoundError],
-    [409, 'product_has_active_offers', ConflictError],
-    [422, 'product_not_on_sale', ValidationError],
-    [422, 'product_has_been_banned', ValidationError],
-    [422, 'too_many_pictures', ValidationError],
-    [422, 'ingest_picture_error', ValidationError],
-    [422, 'invalid_description', ValidationError],
-    [422, 'invalid_brand', ValidationError],
-    [422, 'invalid_size', ValidationError],
-    [422, 'invalid_department', ValidationError],
-    [422, 'manual_shipping_not_allowed', ValidationError],
-    [422, 'seller_onboarding_incomplete', ValidationError],
-    [422, 'unsupported_country', ValidationError],
-    [422, 'validation', ValidationError],
-    [422, 'validation-error', ValidationError],
-    [400, 'bad-request', BadRequestError],
-    [400, 'generic_error', BadRequestError],
-    [414, 'generic_error', BadRequestError],
-    [500, 'generic_error', ServerError],
-    [500, 'depop_json_deserialization', ServerError],
-    [500, 'missing_address_configuration', ServerError],
-    [500, 'missing_partner_configuration', ServerError],
-    [502, 'unexpected_response', ServerError],
-    [504, 'generic_error', ServerError],
+    [401, 'unauthorized', errors.UnauthorizedError],
+    [401, 'partner_access_denied', errors.PartnerAccessDeniedError],
+    [403, 'insufficient_scope', errors.InsufficientScopeError],
+    [404, 'product_not_found', errors.ProductNotFoundError],
+    [404, 'purchase_id_not_found', errors.PurchaseNotFoundError],
+    [404, 'parcel_id_not_found', errors.ParcelNotFoundError],
+    [404, 'address_not_found', errors.NotFoundError],
+    [404, 'price_prediction_not_available', errors.NotFoundError],
+    [409, 'product_has_active_offers', errors.ConflictError],
+    [422, 'product_not_on_sale', errors.ValidationError],
+    [422, 'product_has_been_banned', errors.ValidationError],
+    [422, 'too_many_pictures', errors.ValidationError],
+    [422, 'ingest_picture_error', errors.ValidationError],
+    [422, 'invalid_description', errors.ValidationError],
+    [422, 'invalid_brand', errors.ValidationError],
+    [422, 'invalid_size', errors.ValidationError],
+    [422, 'invalid_department', errors.ValidationError],
+    [422, 'manual_shipping_not_allowed', errors.ValidationError],
+    [422, 'seller_onboarding_incomplete', errors.ValidationError],
+    [422, 'unsupported_country', errors.ValidationError],
+    [422, 'validation', errors.ValidationError],
+    [422, 'validation-error', errors.ValidationError],
+    [400, 'bad-request', errors.BadRequestError],
+    [400, 'generic_error', errors.BadRequestError],
+    [414, 'generic_error', errors.BadRequestError],
+    [500, 'generic_error', errors.ServerError],
+    [500, 'depop_json_deserialization', errors.ServerError],
+    [500, 'missing_address_configuration', errors.ServerError],
+    [500, 'missing_partner_configuration', errors.ServerError],
+    [502, 'unexpected_response', errors.ServerError],
+    [504, 'generic_error', errors.ServerError],
   ])('%i %s → %p', (status, code, cls) => {
     const err = errorFromResponse(status, env(code), { operationId: 'x.y' });
     expect(err).toBeInstanceOf(cls);
-    expect(err).toBeInstanceOf(SellingApiError);
+    expect(err).toBeInstanceOf(errors.SellingApiError);
     expect(err).toMatchObject({
       status,
       code,
@@ -79,15 +61,15 @@ describe('errorFromResponse', () => {
   });
 
   it.each([
-    [400, BadRequestError],
-    [401, UnauthorizedError],
-    [403, InsufficientScopeError],
-    [404, NotFoundError],
-    [409, ConflictError],
-    [422, ValidationError],
-    [429, RateLimitedError],
-    [500, ServerError],
-    [503, ServerError],
+    [400, errors.BadRequestError],
+    [401, errors.UnauthorizedError],
+    [403, errors.InsufficientScopeError],
+    [404, errors.NotFoundError],
+    [409, errors.ConflictError],
+    [422, errors.ValidationError],
+    [429, errors.RateLimitedError],
+    [500, errors.ServerError],
+    [503, errors.ServerError],
   ])('an unknown code falls back to the status class (%i)', (status, cls) => {
     const err = errorFromResponse(status, env('brand_new_code_2027'));
     expect(err).toBeInstanceOf(cls);
@@ -97,7 +79,7 @@ describe('errorFromResponse', () => {
 
   it('reads a non-JSON answer by status', () => {
     const err = errorFromResponse(502, '<html>Bad gateway</html>');
-    expect(err).toBeInstanceOf(ServerError);
+    expect(err).toBeInstanceOf(errors.ServerError);
     expect(err.code).toBe('http_502');
     expect(err.errorId).toBeUndefined();
   });
@@ -110,7 +92,7 @@ describe('errorFromResponse', () => {
       group: 'create_update',
       retry_after_ms: 850,
     });
-    expect(err).toBeInstanceOf(RateLimitedError);
+    expect(err).toBeInstanceOf(errors.RateLimitedError);
     expect(err).toMatchObject({
       retryAfterMs: 850,
       group: 'create_update',
@@ -121,18 +103,18 @@ describe('errorFromResponse', () => {
 
   it('classifies by status first: a 5xx stays a retryable ServerError whatever its code; only 429 is a rate limit', () => {
     const server = errorFromResponse(500, env('product_not_found', 'upstream confused'));
-    expect(server).toBeInstanceOf(ServerError);
+    expect(server).toBeInstanceOf(errors.ServerError);
     expect(server).toMatchObject({ code: 'product_not_found', retryable: true });
     const notLimited = errorFromResponse(400, { code: 'too_many_requests', message: 'odd' });
-    expect(notLimited).not.toBeInstanceOf(RateLimitedError);
-    expect(notLimited).toBeInstanceOf(BadRequestError);
+    expect(notLimited).not.toBeInstanceOf(errors.RateLimitedError);
+    expect(notLimited).toBeInstanceOf(errors.BadRequestError);
   });
 
   it('names the missing scopes', () => {
     const err = errorFromResponse(
       403,
       env('insufficient_scope', 'missing required scope(s): offers_write, shop_read; re-authorise'),
-    ) as InsufficientScopeError;
+    ) as errors.InsufficientScopeError;
     expect(err.scopes).toEqual(['offers_write', 'shop_read']);
     expect(scopesInMessage('requires one of the scopes: products_read, offers_read')).toEqual([
       'products_read',
@@ -149,8 +131,8 @@ describe('errorFromResponse', () => {
       id: 'oa-1',
     };
     const err = errorFromResponse(400, body, { oauth: true });
-    expect(err).toBeInstanceOf(ReauthorizationRequiredError);
-    expect(err).toBeInstanceOf(OAuthError);
+    expect(err).toBeInstanceOf(errors.ReauthorizationRequiredError);
+    expect(err).toBeInstanceOf(errors.OAuthError);
     expect(err).toMatchObject({
       code: 'invalid_grant',
       error: 'invalid_grant',
@@ -162,8 +144,8 @@ describe('errorFromResponse', () => {
       { ...body, code: 401, error: 'client secret does not match' },
       { oauth: true },
     );
-    expect(other).toBeInstanceOf(OAuthError);
-    expect(other).not.toBeInstanceOf(ReauthorizationRequiredError);
+    expect(other).toBeInstanceOf(errors.OAuthError);
+    expect(other).not.toBeInstanceOf(errors.ReauthorizationRequiredError);
   });
 
   it('scrubs secrets out of server text and serialises only identifiers', () => {

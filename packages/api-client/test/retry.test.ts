@@ -184,6 +184,14 @@ describe('retry decisions', () => {
     expect(t.transport.requests).toHaveLength(1);
   });
 
+  it('a create with verification off: a 504 is OutcomeUnknownError with no lookup by SKU', async () => {
+    const t = scriptedClient([envelope(504, 'generic_error', 'timed out', 'gw-2')], {}, json(200, PRODUCT));
+    const err = await t.client.products.create(CREATE_BODY, { verify: false }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OutcomeUnknownError);
+    expect(err).toMatchObject({ status: 504, operationId: 'products.create' });
+    expect(t.transport.requests.map((r) => r.method)).toEqual(['POST']);
+  });
+
   it('treats a timeout after sending a non-idempotent call as outcome unknown', async () => {
     const timeout = new TransportError({ kind: 'timeout', message: 'no answer', requestSent: true });
     const t = scriptedClient([timeout], {}, json(200, undefined));

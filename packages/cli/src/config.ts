@@ -12,6 +12,7 @@ import {
   CODEC_DEFAULT,
   codecEnabled,
   ConnectionConfigError,
+  DEFAULT_TASK_QUEUE,
   loadConnectionConfig,
   type ConnectionFlags,
   type FlagNames,
@@ -39,7 +40,7 @@ export interface CliConfig {
    * command that never talks to Temporal is not stopped by a TLS setting.
    */
   temporal(): TemporalConnectionConfig;
-  /** SELLING_KIT_TASK_QUEUE, default "selling-kit". */
+  /** SELLING_KIT_TASK_QUEUE, default DEFAULT_TASK_QUEUE ("selling-kit", the job contract's). */
   taskQueue: string;
   /** SELLING_KIT_REPORT_DIR, default <home>/reports. Read by the CLI, written by the worker. */
   reportDir: string;
@@ -137,7 +138,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     temporalAddress: where.address,
     namespace: where.namespace,
     temporal: () => load(true),
-    taskQueue: pick(flags.taskQueue, 'SELLING_KIT_TASK_QUEUE', 'taskQueue', 'selling-kit'),
+    taskQueue: pick(flags.taskQueue, 'SELLING_KIT_TASK_QUEUE', 'taskQueue', DEFAULT_TASK_QUEUE),
     reportDir: resolve(pick(undefined, 'SELLING_KIT_REPORT_DIR', 'reportDir', join(home, 'reports'))),
     credentialsFile: resolve(
       pick(undefined, 'SELLING_KIT_CREDENTIALS', 'credentialsFile', join(home, 'credentials.json')),

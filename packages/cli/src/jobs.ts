@@ -4,6 +4,7 @@ import { extname, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import type { Client } from '@temporalio/client';
 import {
+  BULK_OPERATIONS,
   bulkWorkflowId,
   checkFeedFile,
   readReport,
@@ -27,15 +28,8 @@ import {
 } from './job-progress.ts';
 import { duration, type Output } from './output.ts';
 
-/** The CLI's operation names (kebab-case, as typed) → the workflow's. */
-export const OPERATIONS: Record<string, BulkOperation> = {
-  create: 'create',
-  upsert: 'upsert',
-  update: 'update',
-  patch: 'patch',
-  delete: 'delete',
-  'mark-sold': 'mark_as_sold',
-};
+/** The CLI's operation names (kebab-case, as typed) → the workflow's: the job contract's BULK_OPERATIONS. */
+export const OPERATIONS: Readonly<Record<string, BulkOperation>> = BULK_OPERATIONS;
 
 export function newJobId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);

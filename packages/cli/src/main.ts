@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // selling-kit: start and watch Selling API jobs on Temporal, manage shops and sellers, run the stack.
 import { Command } from 'commander';
+import { DEFAULT_TASK_QUEUE } from '@selling-kit/temporal-workflows/contract';
 import { registerAuth } from './commands/auth.ts';
 import { registerBulk } from './commands/bulk.ts';
 import { registerConformance } from './commands/conformance.ts';
@@ -25,7 +26,7 @@ export function buildProgram(): Command {
     )
     .option('--temporal <address>', 'Temporal frontend (env TEMPORAL_ADDRESS, default 127.0.0.1:7233)')
     .option('--namespace <ns>', 'Temporal namespace (env TEMPORAL_NAMESPACE, default "default")')
-    .option('--task-queue <name>', 'task queue (env SELLING_KIT_TASK_QUEUE, default "selling-kit")')
+    .option('--task-queue <name>', `task queue (env SELLING_KIT_TASK_QUEUE, default "${DEFAULT_TASK_QUEUE}")`)
     .option(
       '--temporal-profile <name>',
       "profile of Temporal's config file temporal.toml (env TEMPORAL_PROFILE; file: env TEMPORAL_CONFIG_FILE)",

@@ -70,14 +70,22 @@ function decoded(part: string): string {
   }
 }
 
-export async function checkShopCredential(shopId: string, credential: ShopCredential): Promise<void> {
-  const client = createClient({
+/**
+ * A client for checking an API key with one GET /api/v1/shop/: one retry, `timeoutMs` per attempt and
+ * twice that in all, so a wrong base URL fails fast.
+ */
+export function credentialCheckClient(credential: { baseUrl: string; apiKey: string }, timeoutMs: number) {
+  return createClient({
     baseUrl: credential.baseUrl,
     apiKey: credential.apiKey,
     retry: { maxRetries: 1 },
-    timeoutMs: 10_000,
-    totalTimeoutMs: 20_000,
+    timeoutMs,
+    totalTimeoutMs: 2 * timeoutMs,
   });
+}
+
+export async function checkShopCredential(shopId: string, credential: ShopCredential): Promise<void> {
+  const client = credentialCheckClient(credential, 10_000);
   try {
     await client.shop.get();
   } catch (e) {

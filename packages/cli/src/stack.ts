@@ -5,9 +5,8 @@ import { existsSync, mkdirSync, openSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
+import { SEARCH_ATTRIBUTE_FLAGS } from '@selling-kit/temporal-workflows/contract';
 import { CliError, EXIT } from './errors.ts';
-
-const SEARCH_ATTRIBUTES = ['SellingKitShop', 'SellingKitJobId', 'SellingKitOperation'];
 
 /** The Temporal CLI: TEMPORAL_CLI_PATH, the one scripts/setup.sh built, or `temporal` on PATH. */
 export function temporalBinary(env: NodeJS.ProcessEnv = process.env): string {
@@ -76,7 +75,7 @@ export async function startTemporalDevServer(opts: {
       ...['--log-level', 'warn'],
       // Update-with-start, which the lanes and the app budget use (on by default in recent servers).
       ...['--dynamic-config-value', 'frontend.enableExecuteMultiOperation=true'],
-      ...SEARCH_ATTRIBUTES.flatMap((n) => ['--search-attribute', `${n}=Keyword`]),
+      ...SEARCH_ATTRIBUTE_FLAGS,
     ],
     { stdio: ['ignore', log, log], detached: false },
   );

@@ -1,12 +1,14 @@
 // The worker-side secrets the CLI manages: shops' API keys (credentials.json, mode 0600, the format the
 // worker reads) and connected sellers' OAuth tokens (the sealed token store). Shown only masked.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import {
   CodecKeyError,
+  CredentialsFileError,
   createFileTokenStore,
+  readCredentialsFile,
   loadCodecKey,
   tokenStoreKeys,
   type CodecKeyring,
@@ -28,14 +30,11 @@ export function mask(secret: string): string {
 export function readShops(config: CliConfig): Record<string, ShopCredential> {
   if (!existsSync(config.credentialsFile)) return {};
   try {
-    return JSON.parse(readFileSync(config.credentialsFile, 'utf8')) as Record<string, ShopCredential>;
+    return readCredentialsFile<ShopCredential>(config.credentialsFile);
   } catch (e) {
     // The message names the file, never its content.
-    throw new CliError(
-      'bad_credentials_file',
-      `${config.credentialsFile} is not valid JSON (${(e as SyntaxError).name})`,
-      EXIT.usage,
-    );
+    if (e instanceof CredentialsFileError) throw new CliError('bad_credentials_file', e.message, EXIT.usage);
+    throw e;
   }
 }
 

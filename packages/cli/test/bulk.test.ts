@@ -2,35 +2,11 @@
 // HTTP, every command parsed from --json.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
-import { cliEnv, EXAMPLE_FEED, readLines, runCli, startCliWorker, type CliEnv } from './helpers.ts';
+import { EXAMPLE_FEED, readLines, cliStackPerFile, expectFailure } from './helpers.ts';
 
-let sim: RunningSimulator;
-let ctx: CliEnv;
-let worker: { stop(): Promise<void> };
 const DEMO_KEY_ENV = { DEMO_KEY: 'pak_demo_selling_kit' };
 
-beforeAll(async () => {
-  sim = await startSimulator({ demo: true, config: { fetchPictures: false } });
-  ctx = cliEnv(DEMO_KEY_ENV);
-  const added = await runCli(ctx, [
-    '--json',
-    'shops',
-    'add',
-    'shop-b',
-    '--api-key-env',
-    'DEMO_KEY',
-    '--base-url',
-    sim.url,
-  ]);
-  expect(added.code).toBe(0);
-  worker = await startCliWorker(ctx);
-}, 90_000);
-
-afterAll(async () => {
-  await worker?.stop();
-  await sim?.close();
-}, 120_000);
+const stack = cliStackPerFile(DEMO_KEY_ENV, { 'shop-b': 'DEMO_KEY' });
 
 /** The example feed's expectations, line by line (1-based item numbers). */
 const INVALID = new Map([
@@ -49,13 +25,15 @@ const INVALID = new Map([
 const REFUSED_BY_API = new Set([88, 296]);
 
 async function api(path: string) {
-  const res = await fetch(`${sim.url}${path}`, { headers: { authorization: 'Bearer pak_demo_selling_kit' } });
+  const res = await fetch(`${stack.sim.url}${path}`, {
+    headers: { authorization: 'Bearer pak_demo_selling_kit' },
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
 describe('selling-kit bulk', () => {
   it('runs the example feed to the end; the report is right item by item and matches the shop', async () => {
-    const run = await runCli(ctx, ['--json', 'bulk', EXAMPLE_FEED, '--shop', 'shop-b', '--op', 'create']);
+    const run = await stack.cli(['--json', 'bulk', EXAMPLE_FEED, '--shop', 'shop-b', '--op', 'create']);
     expect(run.stderr).not.toContain('pak_demo_selling_kit');
     expect(run.code).toBe(3); // finished, with invalid and refused items
     const summary = run.json;
@@ -97,18 +75,18 @@ describe('selling-kit bulk', () => {
       expect(got.status).toBe(200);
       expect(got.body.id ?? got.body.product_id).toBe(item.productId);
     }
-    const seller = sim.world.sellers.get(1001)!;
+    const seller = stack.sim.world.sellers.get(1001)!;
     const created = [...seller.products.values()].filter((p) => p.sku?.startsWith('SK-DEMO-'));
     expect(created).toHaveLength(287);
 
     // `jobs report --failed --json` gives the same failures.
-    const failed = await runCli(ctx, ['--json', 'jobs', 'report', summary.jobId, '--failed']);
+    const failed = await stack.cli(['--json', 'jobs', 'report', summary.jobId, '--failed']);
     expect(failed.code).toBe(0);
     expect(failed.json.map((r: { line: number }) => r.line).sort((a: number, b: number) => a - b)).toEqual(
       [...INVALID.keys(), ...REFUSED_BY_API].sort((a, b) => a - b),
     );
     // A job id names one job and its report: reusing it is refused, nothing is sent again.
-    const again = await runCli(ctx, [
+    const again = await stack.cli([
       '--json',
       'bulk',
       EXAMPLE_FEED,
@@ -119,9 +97,8 @@ describe('selling-kit bulk', () => {
       '--job-id',
       summary.jobId,
     ]);
-    expect(again.code).toBe(2);
-    expect(again.json.error.code).toBe('job_exists');
-    const listed = await runCli(ctx, ['--json', 'jobs', 'list']);
+    expectFailure(again, 2, 'job_exists');
+    const listed = await stack.cli(['--json', 'jobs', 'list']);
     expect(listed.json).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ jobId: summary.jobId, status: 'completed', shop: 'shop-b' }),
@@ -130,7 +107,7 @@ describe('selling-kit bulk', () => {
   }, 240_000);
 
   it('pause holds a job, resume continues it, cancel ends it with every item accounted for', async () => {
-    const feed = join(ctx.home, 'big.csv');
+    const feed = join(stack.ctx.home, 'big.csv');
     const header = readFileSync(EXAMPLE_FEED, 'utf8').split('\n')[0];
     const rows = Array.from(
       { length: 1000 },
@@ -138,7 +115,7 @@ describe('selling-kit bulk', () => {
         `PR-${i},"Vintage tee ${i} #nike",20.00,GBP,1,3.50,https://img.example/${i}.png,menswear,tshirts,used_good,Nike,GB,black,,,`,
     );
     writeFileSync(feed, [header, ...rows].join('\n') + '\n');
-    const started = await runCli(ctx, [
+    const started = await stack.cli([
       '--json',
       'bulk',
       feed,
@@ -153,11 +130,11 @@ describe('selling-kit bulk', () => {
     expect(started.code).toBe(0);
     expect(started.json).toMatchObject({ jobId: 'pause-test', state: 'running' });
 
-    const paused = await runCli(ctx, ['--json', 'jobs', 'pause', 'pause-test', '--reason', 'price review']);
+    const paused = await stack.cli(['--json', 'jobs', 'pause', 'pause-test', '--reason', 'price review']);
     expect(paused.code).toBe(0);
     expect(paused.json.state).toBe('paused');
     // The window in flight drains, then nothing moves while paused.
-    const status = async () => (await runCli(ctx, ['--json', 'jobs', 'status', 'pause-test'])).json;
+    const status = async () => (await stack.cli(['--json', 'jobs', 'status', 'pause-test'])).json;
     let a = await status();
     let b = a;
     for (let i = 0; i < 8; i++) {
@@ -170,28 +147,28 @@ describe('selling-kit bulk', () => {
     expect(b.done).toBe(a.done);
     expect(b.done).toBeLessThan(1000);
 
-    const resumed = await runCli(ctx, ['--json', 'jobs', 'resume', 'pause-test']);
+    const resumed = await stack.cli(['--json', 'jobs', 'resume', 'pause-test']);
     expect(resumed.json.state).toBe('running');
     // The next window of the shop's allowance (200 per 10 s) opens within ~10 s.
     let c = b;
     for (let i = 0; i < 40 && c.done <= b.done; i++) {
       await new Promise((r) => setTimeout(r, 500));
-      c = (await runCli(ctx, ['--json', 'jobs', 'status', 'pause-test'])).json;
+      c = (await stack.cli(['--json', 'jobs', 'status', 'pause-test'])).json;
     }
     expect(c.done).toBeGreaterThan(b.done);
 
-    const cancelled = await runCli(ctx, ['--json', 'jobs', 'cancel', 'pause-test']);
+    const cancelled = await stack.cli(['--json', 'jobs', 'cancel', 'pause-test']);
     expect(cancelled.code).toBe(0);
-    const watched = await runCli(ctx, ['--json', 'jobs', 'watch', 'pause-test']);
+    const watched = await stack.cli(['--json', 'jobs', 'watch', 'pause-test']);
     expect(watched.code).toBe(7);
     expect(watched.json).toMatchObject({ state: 'cancelled', total: 1000 });
     expect(watched.json.ok + watched.json.cancelled + watched.json.unknown).toBe(1000);
     expect(watched.json.cancelled).toBeGreaterThan(0);
-    const report = await runCli(ctx, ['--json', 'jobs', 'report', 'pause-test']);
+    const report = await stack.cli(['--json', 'jobs', 'report', 'pause-test']);
     expect(new Set(report.json.map((r: { line: number }) => r.line)).size).toBe(1000);
     // `jobs status` shows the workflow's own figures: cancelled items as cancelled, not failed — as in
     // the report (a create left in doubt by the cancel counts as cancelled, reported `unknown`).
-    const final = await runCli(ctx, ['--json', 'jobs', 'status', 'pause-test']);
+    const final = await stack.cli(['--json', 'jobs', 'status', 'pause-test']);
     expect(final.code).toBe(0);
     const reported = (...s: string[]) =>
       report.json.filter((r: { status: string }) => s.includes(r.status)).length;
@@ -201,35 +178,38 @@ describe('selling-kit bulk', () => {
       failed: reported('failed', 'invalid'),
       cancelled: reported('cancelled', 'unknown'),
     });
-    const human = await runCli(ctx, ['jobs', 'status', 'pause-test']);
+    const human = await stack.cli(['jobs', 'status', 'pause-test']);
     expect(human.stdout).toContain(
       `done ${final.json.done}, failed ${final.json.failed}, cancelled ${final.json.cancelled}, pending`,
     );
-    const seller = sim.world.sellers.get(1001)!;
+    const seller = stack.sim.world.sellers.get(1001)!;
     expect([...seller.products.values()].filter((p) => p.sku?.startsWith('PR-'))).toHaveLength(
       watched.json.ok,
     );
   }, 240_000);
 
   it('schedules: create, list and delete a feed sync and an orders reconciliation', async () => {
-    const feed = join(ctx.home, 'sync.csv');
+    const feed = join(stack.ctx.home, 'sync.csv');
     writeFileSync(feed, readFileSync(EXAMPLE_FEED, 'utf8').split('\n').slice(0, 3).join('\n') + '\n');
-    const a = await runCli(ctx, [
-      '--json',
-      'schedules',
-      'create',
-      'sync-1',
-      '--kind',
-      'feed-sync',
-      '--shop',
-      'shop-b',
-      '--feed',
-      feed,
-      '--every',
-      '1h',
-    ]);
+    // The same command twice: the second is refused.
+    const createSync = () =>
+      stack.cli([
+        '--json',
+        'schedules',
+        'create',
+        'sync-1',
+        '--kind',
+        'feed-sync',
+        '--shop',
+        'shop-b',
+        '--feed',
+        feed,
+        '--every',
+        '1h',
+      ]);
+    const a = await createSync();
     expect(a.code).toBe(0);
-    const b = await runCli(ctx, [
+    const b = await stack.cli([
       '--json',
       'schedules',
       'create',
@@ -241,23 +221,9 @@ describe('selling-kit bulk', () => {
     ]);
     expect(b.code).toBe(0);
     expect(b.json).toMatchObject({ cron: '0 3 * * *' });
-    const again = await runCli(ctx, [
-      '--json',
-      'schedules',
-      'create',
-      'sync-1',
-      '--kind',
-      'feed-sync',
-      '--shop',
-      'shop-b',
-      '--feed',
-      feed,
-      '--every',
-      '1h',
-    ]);
-    expect(again.code).toBe(2);
-    expect(again.json.error.code).toBe('schedule_exists');
-    let list = await runCli(ctx, ['--json', 'schedules', 'list']);
+    const again = await createSync();
+    expectFailure(again, 2, 'schedule_exists');
+    let list = await stack.cli(['--json', 'schedules', 'list']);
     // Schedules are listed through the visibility store, which may lag a moment.
     for (
       let i = 0;
@@ -267,7 +233,7 @@ describe('selling-kit bulk', () => {
       i++
     ) {
       await new Promise((r) => setTimeout(r, 500));
-      list = await runCli(ctx, ['--json', 'schedules', 'list']);
+      list = await stack.cli(['--json', 'schedules', 'list']);
     }
     expect(list.json).toEqual(
       expect.arrayContaining([
@@ -276,9 +242,8 @@ describe('selling-kit bulk', () => {
       ]),
     );
     for (const id of ['sync-1', 'orders-1'])
-      expect((await runCli(ctx, ['--json', 'schedules', 'delete', id])).code).toBe(0);
-    const gone = await runCli(ctx, ['--json', 'schedules', 'delete', 'sync-1']);
-    expect(gone.code).toBe(4);
-    expect(gone.json.error.code).toBe('schedule_not_found');
+      expect((await stack.cli(['--json', 'schedules', 'delete', id])).code).toBe(0);
+    const gone = await stack.cli(['--json', 'schedules', 'delete', 'sync-1']);
+    expectFailure(gone, 4, 'schedule_not_found');
   }, 240_000);
 });

@@ -6,7 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { PROBES, selectProbes } from '../src/conformance/probes.ts';
-import { cliEnv, runCli, type CliEnv } from './helpers.ts';
+import { cliEnv, runCli, type CliEnv, expectFailure } from './helpers.ts';
 
 const DEMO_KEY = 'pak_demo_selling_kit';
 const DEMO_SECRET = 'whsec_demo_selling_kit';
@@ -209,8 +209,7 @@ describe('selling-kit conformance', () => {
       const r = await runCli(ctx, ['--json', ...remote(sim)], {
         env: { SK_TEST_KEY: 'pak_not_the_key_1234' },
       });
-      expect(r.code).toBe(6);
-      expect(r.json.error).toMatchObject({ code: 'credential_rejected' });
+      expectFailure(r, 6, { code: 'credential_rejected' });
       expect(r.json.error.message).toContain('$SK_TEST_KEY');
       expect(r.stdout + r.stderr).not.toContain('pak_not_the_key_1234');
     }, 60_000);
@@ -268,8 +267,7 @@ describe('selling-kit conformance', () => {
       ['an unknown probe id', ['--only', 'nosuch'], 'unknown_probe', 'nosuch'],
     ])('%s', async (_name, flags, code, named) => {
       const r = await runCli(ctx, ['--json', 'conformance', ...flags]);
-      expect(r.code).toBe(2);
-      expect(r.json.error.code).toBe(code);
+      expectFailure(r, 2, code);
       expect(r.json.error.message).toContain(named);
     });
 
@@ -288,14 +286,12 @@ describe('selling-kit conformance', () => {
         '--api-key-env',
         'SK_TEST_KEY',
       ]);
-      expect(noPicture.code).toBe(2);
-      expect(noPicture.json.error.code).toBe('picture_url_required');
+      expectFailure(noPicture, 2, 'picture_url_required');
       const noSecret = await runCli(ctx, [
         ...['--json', 'conformance', '--base-url', url, '--api-key-env', 'SK_TEST_KEY'],
         ...['--picture-url', 'https://example.com/a.jpg', '--webhook-receiver', 'http://127.0.0.1:0/hooks'],
       ]);
-      expect(noSecret.code).toBe(2);
-      expect(noSecret.json.error.code).toBe('webhook_secret_required');
+      expectFailure(noSecret, 2, 'webhook_secret_required');
       expect(requests).toBe(0);
     });
   });

@@ -9,14 +9,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { N8nApi, type N8nExecution } from '../src/n8n/api.ts';
 import { findN8nBin } from '../src/n8n/install.ts';
-import { freePort } from '../src/n8n/process.ts';
 import { readExamples } from '../src/n8n/provision.ts';
 import { chromium } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS, freePort } from '@selling-kit/simulator/testing';
 import { cliEnv, runCli, type CliEnv } from './helpers.ts';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const SCREENSHOT = join(REPO, 'docs', 'n8n-editor.png');
-const CHROMIUM = process.env.SELLING_KIT_CHROMIUM ?? '/usr/bin/chromium';
 const EXAMPLES = readExamples().map((w) => w.name);
 const devArgs = (n8nPort: number, ...extra: string[]) => [
   'dev',
@@ -99,16 +98,7 @@ describe('selling-kit dev with n8n', () => {
       const browser = await chromium.launch({
         executablePath: CHROMIUM,
         headless: true,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-quic',
-          '--no-first-run',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-          '--disable-dev-shm-usage',
-        ],
+        args: CHROMIUM_ARGS,
       });
       try {
         const page = await (

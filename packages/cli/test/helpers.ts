@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 
 export const CLI = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 export const EXAMPLE_FEED = fileURLToPath(new URL('../../../examples/listings.csv', import.meta.url));
@@ -117,6 +118,65 @@ export async function startCliWorker(ctx: CliEnv): Promise<{ stop(): Promise<voi
       await exited;
     },
   };
+}
+
+/**
+ * The set-up of the end-to-end files: the demo simulator, a CLI home (`extra` in its environment) with
+ * `shops add <name> --api-key-env <variable>` for each of `shops` (name → variable), and its worker.
+ */
+export async function startCliStack(
+  extra: NodeJS.ProcessEnv,
+  shops: Record<string, string>,
+): Promise<{ sim: RunningSimulator; ctx: CliEnv; worker: { stop(): Promise<void> } }> {
+  const sim = await startSimulator({ demo: true, config: { fetchPictures: false } });
+  const ctx = cliEnv(extra);
+  for (const [name, variable] of Object.entries(shops))
+    expect(
+      (await runCli(ctx, ['--json', 'shops', 'add', name, '--api-key-env', variable, '--base-url', sim.url]))
+        .code,
+    ).toBe(0);
+  return { sim, ctx, worker: await startCliWorker(ctx) };
+}
+
+/** What `cliStackPerFile` starts: filled in when the file starts, so read it inside tests and hooks. */
+export interface CliStack {
+  sim: RunningSimulator;
+  ctx: CliEnv;
+  /** `runCli` in this stack's CLI home. */
+  cli(args: string[], opts?: Parameters<typeof runCli>[2]): Promise<CliResult>;
+}
+
+/**
+ * `startCliStack` for a whole test file: started before its first test, the worker stopped and the
+ * simulator closed after its last.
+ */
+export function cliStackPerFile(extra: NodeJS.ProcessEnv, shops: Record<string, string>): CliStack {
+  const stack = {} as CliStack;
+  let worker: { stop(): Promise<void> } | undefined;
+  beforeAll(async () => {
+    const started = await startCliStack(extra, shops);
+    Object.assign(stack, {
+      sim: started.sim,
+      ctx: started.ctx,
+      cli: (args: string[], opts?: Parameters<typeof runCli>[2]) => runCli(started.ctx, args, opts),
+    });
+    worker = started.worker;
+  }, 90_000);
+  afterAll(async () => {
+    await worker?.stop();
+    await stack.sim?.close();
+  }, 120_000);
+  return stack;
+}
+
+/**
+ * Asserts that a `--json` run failed with exit code `exit` and the error `error`: its code, or fields
+ * its error object must match.
+ */
+export function expectFailure(r: CliResult, exit: number, error: string | Record<string, unknown>): void {
+  expect(r.code).toBe(exit);
+  if (typeof error === 'string') expect(r.json.error.code).toBe(error);
+  else expect(r.json.error).toMatchObject(error);
 }
 
 export const readLines = (text: string) => text.split('\n').filter(Boolean);

@@ -4,29 +4,16 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
-import { cliEnv, EXAMPLE_FEED, readLines, runCli, startCliWorker, type CliEnv } from './helpers.ts';
+import { EXAMPLE_FEED, readLines, cliStackPerFile, expectFailure } from './helpers.ts';
 
-let sim: RunningSimulator;
-let ctx: CliEnv;
-let worker: { stop(): Promise<void> };
 const KEY = 'pak_demo_selling_kit';
 
-beforeAll(async () => {
-  sim = await startSimulator({ demo: true, config: { fetchPictures: false } });
-  ctx = cliEnv({ DEMO_KEY: KEY, WRONG_KEY: 'pak_wrong_0000000000000000' });
-  expect(
-    (await runCli(ctx, ['shops', 'add', 'shop-i', '--api-key-env', 'DEMO_KEY', '--base-url', sim.url])).code,
-  ).toBe(0);
-  worker = await startCliWorker(ctx);
-}, 90_000);
+const stack = cliStackPerFile(
+  { DEMO_KEY: KEY, WRONG_KEY: 'pak_wrong_0000000000000000' },
+  { 'shop-i': 'DEMO_KEY' },
+);
 
-afterAll(async () => {
-  await worker?.stop();
-  await sim?.close();
-}, 120_000);
-
-const products = () => [...sim.world.sellers.get(1001)!.products.values()];
+const products = () => [...stack.sim.world.sellers.get(1001)!.products.values()];
 /** Characters a terminal would act on: controls other than newline and tab. */
 const unprintable = (text: string) =>
   [...text].filter((ch) => {
@@ -36,17 +23,16 @@ const unprintable = (text: string) =>
 
 describe('bad input', () => {
   it('a missing feed file: exit 2, the path named, nothing started', async () => {
-    const r = await runCli(ctx, [
+    const r = await stack.cli([
       '--json',
       'bulk',
-      join(ctx.home, 'nope.csv'),
+      join(stack.ctx.home, 'nope.csv'),
       '--shop',
       'shop-i',
       '--op',
       'create',
     ]);
-    expect(r.code).toBe(2);
-    expect(r.json.error).toMatchObject({
+    expectFailure(r, 2, {
       code: 'feed_not_found',
       message: expect.stringContaining('nope.csv'),
     });
@@ -65,21 +51,9 @@ describe('bad input', () => {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const bulk = (url: string, jobId: string, ...more: string[]) =>
-        runCli(ctx, [
-          '--json',
-          'bulk',
-          url,
-          '--shop',
-          'shop-i',
-          '--op',
-          'create',
-          '--job-id',
-          jobId,
-          ...more,
-        ]);
+        stack.cli(['--json', 'bulk', url, '--shop', 'shop-i', '--op', 'create', '--job-id', jobId, ...more]);
       const missing = await bulk(`${base}/missing.csv?X-Amz-Signature=s3cr3t#frag`, 'url-404', '--detach');
-      expect(missing.code).toBe(2);
-      expect(missing.json.error).toMatchObject({
+      expectFailure(missing, 2, {
         code: 'feed_unavailable',
         message: `the feed URL ${base}/missing.csv?… answered 404 Not Found`,
       });
@@ -95,7 +69,7 @@ describe('bad input', () => {
         expect(r.stdout + r.stderr).not.toMatch(/s3cr3t|frag|someone|pa55word/);
         // Nothing was started.
         const id = r === missing ? 'url-404' : r === closed ? 'url-closed' : 'url-user';
-        expect((await runCli(ctx, ['--json', 'jobs', 'status', id])).code).toBe(4);
+        expect((await stack.cli(['--json', 'jobs', 'status', id])).code).toBe(4);
       }
       // A URL that refuses HEAD but serves GET is fine: the job runs.
       const signed = await bulk(`${base}/signed.csv?sig=abc`, 'url-ok');
@@ -108,7 +82,7 @@ describe('bad input', () => {
 
   it('a binary feed, or text the terminal would act on: escaped, short excerpts in the error (exit 2)', async () => {
     // What a spreadsheet (.xlsx is a zip) saved as .csv starts with, and a terminal escape sequence.
-    const sheet = join(ctx.home, 'sheet.csv');
+    const sheet = join(stack.ctx.home, 'sheet.csv');
     writeFileSync(
       sheet,
       Buffer.concat([
@@ -117,29 +91,19 @@ describe('bad input', () => {
       ]),
     );
     // Text, not binary, with an escape sequence the JSON reader quotes in its error.
-    const json = join(ctx.home, 'escape.json');
+    const json = join(stack.ctx.home, 'escape.json');
     writeFileSync(json, `\x1b[2Jnot json ${'at all '.repeat(40)}\n`);
     const before = products().length;
-    const binary = await runCli(ctx, ['--json', 'bulk', sheet, '--shop', 'shop-i', '--op', 'create']);
-    expect(binary.code).toBe(2);
-    expect(binary.json.error.code).toBe('feed_unreadable');
+    const binary = await stack.cli(['--json', 'bulk', sheet, '--shop', 'shop-i', '--op', 'create']);
+    expectFailure(binary, 2, 'feed_unreadable');
     const excerpt = /starts with "(.*?)"\)?:/.exec(binary.json.error.message)?.[1];
     expect(excerpt).toMatch(/^PK\\x03\\x04\\x14\\x00/);
     expect(excerpt!.length).toBeLessThanOrEqual(41);
-    const text = await runCli(ctx, ['--json', 'bulk', json, '--shop', 'shop-i', '--op', 'create']);
-    expect(text.code).toBe(2);
-    expect(text.json.error.code).toBe('feed_unreadable');
+    const text = await stack.cli(['--json', 'bulk', json, '--shop', 'shop-i', '--op', 'create']);
+    expectFailure(text, 2, 'feed_unreadable');
     expect(text.json.error.message).toMatch(/\\x1b\[2J/i);
     // Whatever the error, the printer escapes it: here a shop name typed with an escape sequence.
-    const shop = await runCli(ctx, [
-      '--json',
-      'bulk',
-      EXAMPLE_FEED,
-      '--shop',
-      '\x1b[2Jevil',
-      '--op',
-      'create',
-    ]);
+    const shop = await stack.cli(['--json', 'bulk', EXAMPLE_FEED, '--shop', '\x1b[2Jevil', '--op', 'create']);
     expect(shop.code).toBe(4);
     expect(shop.json.error.message).toMatch(/unknown shop "\\x1b\[2Jevil"/i);
     for (const r of [binary, text, shop]) {
@@ -151,25 +115,24 @@ describe('bad input', () => {
   }, 240_000);
 
   it('a CSV that cannot be parsed (unclosed quote): exit 2 with the line, nothing sent', async () => {
-    const feed = join(ctx.home, 'broken.csv');
+    const feed = join(stack.ctx.home, 'broken.csv');
     const [header, first, second] = readFileSync(EXAMPLE_FEED, 'utf8').split('\n');
     writeFileSync(feed, [header, first, second, '"SK-OPEN,an unclosed quote,1.00'].join('\n') + '\n');
     const before = products().length;
-    const r = await runCli(ctx, ['--json', 'bulk', feed, '--shop', 'shop-i', '--op', 'create']);
-    expect(r.code).toBe(2);
-    expect(r.json.error.code).toBe('feed_unreadable');
+    const r = await stack.cli(['--json', 'bulk', feed, '--shop', 'shop-i', '--op', 'create']);
+    expectFailure(r, 2, 'feed_unreadable');
     expect(r.json.error.message).toMatch(/Quote Not Closed.*line/i);
     expect(products().length).toBe(before);
   }, 240_000);
 
   it('malformed CSV rows are reported one by one while every other row is listed: exit 3, nothing lost', async () => {
-    const feed = join(ctx.home, 'rows.csv');
+    const feed = join(stack.ctx.home, 'rows.csv');
     const lines = readFileSync(EXAMPLE_FEED, 'utf8').split('\n');
     const rows = lines.slice(1, 6).map((l) => l.replace(/SK-DEMO-/, 'MR-'));
     rows[1] = rows[1]!.split(',').slice(0, 4).join(','); // too few fields
     rows[3] = rows[3] + ',extra,fields'; // too many
     writeFileSync(feed, [lines[0], ...rows].join('\n') + '\n');
-    const r = await runCli(ctx, ['--json', 'bulk', feed, '--shop', 'shop-i', '--op', 'create']);
+    const r = await stack.cli(['--json', 'bulk', feed, '--shop', 'shop-i', '--op', 'create']);
     expect(r.code).toBe(3);
     expect(r.json).toMatchObject({ state: 'finished', total: 5, ok: 3, invalid: 2 });
     const report = readLines(readFileSync(r.json.report, 'utf8')).map((l) => JSON.parse(l));
@@ -186,44 +149,25 @@ describe('bad input', () => {
   }, 240_000);
 
   it('an unknown shop: exit 4 with how to add it', async () => {
-    const r = await runCli(ctx, ['--json', 'bulk', EXAMPLE_FEED, '--shop', 'nobody', '--op', 'create']);
-    expect(r.code).toBe(4);
-    expect(r.json.error).toMatchObject({
+    const r = await stack.cli(['--json', 'bulk', EXAMPLE_FEED, '--shop', 'nobody', '--op', 'create']);
+    expectFailure(r, 4, {
       code: 'unknown_shop',
       hint: expect.stringContaining('shops add nobody'),
     });
   }, 240_000);
 
   it('a wrong API key: refused when added, and a job for a shop stored with it never starts (exit 6)', async () => {
-    const added = await runCli(ctx, [
-      '--json',
-      'shops',
-      'add',
-      'bad',
-      '--api-key-env',
-      'WRONG_KEY',
-      '--base-url',
-      sim.url,
-    ]);
-    expect(added.code).toBe(6);
-    expect(added.json.error.code).toBe('credential_rejected');
-    const forced = await runCli(ctx, [
-      'shops',
-      'add',
-      'bad',
-      '--api-key-env',
-      'WRONG_KEY',
-      '--base-url',
-      sim.url,
-      '--no-check',
-    ]);
+    const addBad = ['shops', 'add', 'bad', '--api-key-env', 'WRONG_KEY', '--base-url', stack.sim.url];
+    const added = await stack.cli(['--json', ...addBad]);
+    expectFailure(added, 6, 'credential_rejected');
+    const forced = await stack.cli([...addBad, '--no-check']);
     expect(forced.code).toBe(0);
-    const r = await runCli(ctx, ['--json', 'bulk', EXAMPLE_FEED, '--shop', 'bad', '--op', 'create']);
+    const r = await stack.cli(['--json', 'bulk', EXAMPLE_FEED, '--shop', 'bad', '--op', 'create']);
     expect(r.code).toBe(6);
     expect(r.json.error.message).toMatch(/API key of shop "bad" was rejected.*401/);
     for (const out of [added, forced, r])
       expect(out.stdout + out.stderr).not.toContain('pak_wrong_0000000000000000');
-    const jobs = await runCli(ctx, ['--json', 'jobs', 'list']);
+    const jobs = await stack.cli(['--json', 'jobs', 'list']);
     expect(jobs.code).toBe(0);
   }, 240_000);
 
@@ -232,9 +176,8 @@ describe('bad input', () => {
       ['jobs', 'list'],
       ['bulk', EXAMPLE_FEED, '--shop', 'shop-i', '--op', 'create'],
     ]) {
-      const r = await runCli(ctx, ['--json', '--temporal', '127.0.0.1:1', ...args]);
-      expect(r.code).toBe(5);
-      expect(r.json.error).toMatchObject({
+      const r = await stack.cli(['--json', '--temporal', '127.0.0.1:1', ...args]);
+      expectFailure(r, 5, {
         code: 'temporal_unreachable',
         hint: expect.stringContaining('selling-kit dev'),
       });
@@ -242,12 +185,11 @@ describe('bad input', () => {
   }, 240_000);
 
   it('usage errors exit 2; unknown jobs exit 4; --help shows examples', async () => {
-    expect((await runCli(ctx, ['bulk', EXAMPLE_FEED, '--shop', 'shop-i', '--op', 'explode'])).code).toBe(2);
-    expect((await runCli(ctx, ['bulk', EXAMPLE_FEED, '--op', 'create'])).code).toBe(2);
-    const missing = await runCli(ctx, ['--json', 'jobs', 'status', 'no-such-job']);
-    expect(missing.code).toBe(4);
-    expect(missing.json.error.code).toBe('job_not_found');
-    const help = await runCli(ctx, ['bulk', '--help']);
+    expect((await stack.cli(['bulk', EXAMPLE_FEED, '--shop', 'shop-i', '--op', 'explode'])).code).toBe(2);
+    expect((await stack.cli(['bulk', EXAMPLE_FEED, '--op', 'create'])).code).toBe(2);
+    const missing = await stack.cli(['--json', 'jobs', 'status', 'no-such-job']);
+    expectFailure(missing, 4, 'job_not_found');
+    const help = await stack.cli(['bulk', '--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Examples:');
     expect(help.stdout).toContain('--op <operation>');
@@ -256,7 +198,7 @@ describe('bad input', () => {
 
 describe('shops and sellers', () => {
   it('lists shops with masked keys; the key never reaches stdout', async () => {
-    const r = await runCli(ctx, ['--json', 'shops', 'list']);
+    const r = await stack.cli(['--json', 'shops', 'list']);
     expect(r.code).toBe(0);
     expect(r.json).toEqual(
       expect.arrayContaining([expect.objectContaining({ shopId: 'shop-i', apiKey: 'pak_…_kit' })]),
@@ -266,8 +208,7 @@ describe('shops and sellers', () => {
 
   it('auth login: PKCE through the loopback callback; tokens sealed, never printed', async () => {
     let opened = false;
-    const r = await runCli(
-      ctx,
+    const r = await stack.cli(
       [
         '--json',
         'auth',
@@ -279,7 +220,7 @@ describe('shops and sellers', () => {
         '--client-secret-env',
         'SECRET',
         '--base-url',
-        sim.url,
+        stack.sim.url,
         '--seller-id',
         '1001',
       ],
@@ -295,23 +236,23 @@ describe('shops and sellers', () => {
       },
     );
     expect(r.code).toBe(0);
-    expect(r.json).toMatchObject({ shop: 'seller-1001', baseUrl: sim.url });
-    const status = await runCli(ctx, ['--json', 'auth', 'status']);
+    expect(r.json).toMatchObject({ shop: 'seller-1001', baseUrl: stack.sim.url });
+    const status = await stack.cli(['--json', 'auth', 'status']);
     expect(status.json).toEqual([
       expect.objectContaining({ shop: 'seller-1001', clientId: 'client_demo', accessToken: 'valid' }),
     ]);
     for (const out of [r, status]) expect(out.stdout).not.toMatch(/secret_demo|"accessToken":\s*"(?!valid)/);
-    const sealed = readFileSync(join(ctx.home, 'tokens.sealed'));
+    const sealed = readFileSync(join(stack.ctx.home, 'tokens.sealed'));
     expect(sealed.toString('latin1')).not.toContain('secret_demo');
 
     // A job for the connected seller runs on its OAuth tokens.
-    const feed = join(ctx.home, 'oauth.csv');
+    const feed = join(stack.ctx.home, 'oauth.csv');
     const lines = readFileSync(EXAMPLE_FEED, 'utf8').split('\n');
     writeFileSync(
       feed,
       [lines[0], ...lines.slice(1, 4).map((l) => l.replace('SK-DEMO-', 'OA-'))].join('\n') + '\n',
     );
-    const job = await runCli(ctx, ['--json', 'bulk', feed, '--shop', 'seller-1001', '--op', 'create']);
+    const job = await stack.cli(['--json', 'bulk', feed, '--shop', 'seller-1001', '--op', 'create']);
     expect(job.code).toBe(0);
     expect(job.json).toMatchObject({ state: 'finished', ok: 3 });
   }, 240_000);

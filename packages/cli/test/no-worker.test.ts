@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
+import { bulkWorkflowId } from '@selling-kit/temporal-workflows/contract';
 import { cliEnv, EXAMPLE_FEED, runCli, startCliWorker, type CliEnv, type CliResult } from './helpers.ts';
 
 const run = promisify(execFile);
@@ -43,7 +44,7 @@ function feed(c: CliEnv, prefix: string, n: number): string {
 
 const terminate = (c: CliEnv, jobId: string, reason: string) =>
   run(process.env.TEMPORAL_CLI_PATH!, [
-    ...['workflow', 'terminate', '--workflow-id', `bulk:${jobId}`, '--reason', reason],
+    ...['workflow', 'terminate', '--workflow-id', bulkWorkflowId(jobId), '--reason', reason],
     ...['--address', c.address, '--namespace', 'default'],
   ]);
 

@@ -6,8 +6,9 @@ import { createServer, type Server } from 'node:http';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
-import { cliEnv, EXAMPLE_FEED, runCli, startCliWorker, type CliEnv } from './helpers.ts';
+import type { RunningSimulator } from '@selling-kit/simulator';
+import { freePort } from '@selling-kit/simulator/testing';
+import { EXAMPLE_FEED, runCli, startCliStack, type CliEnv } from './helpers.ts';
 
 interface OtlpSpan {
   traceId: string;
@@ -58,40 +59,23 @@ function startCollector(): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-const freePort = async () => {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-};
-
 let ctx: CliEnv;
 let worker: { stop(): Promise<void> } | undefined;
 let metricsPort = 0;
 
 beforeAll(async () => {
-  sim = await startSimulator({ demo: true, config: { fetchPictures: false } });
   collector = await startCollector();
   metricsPort = await freePort();
   const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}/v1/traces`;
-  ctx = cliEnv({
-    DEMO_KEY: 'pak_demo_selling_kit',
-    SELLING_KIT_TRACING: 'otlp',
-    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: endpoint,
-    SELLING_KIT_METRICS_ADDRESS: `127.0.0.1:${metricsPort}`,
-  });
-  const added = await runCli(ctx, [
-    'shops',
-    'add',
-    'obs',
-    '--api-key-env',
-    'DEMO_KEY',
-    '--base-url',
-    sim.url,
-  ]);
-  expect(added.code).toBe(0);
-  worker = await startCliWorker(ctx);
+  ({ sim, ctx, worker } = await startCliStack(
+    {
+      DEMO_KEY: 'pak_demo_selling_kit',
+      SELLING_KIT_TRACING: 'otlp',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: endpoint,
+      SELLING_KIT_METRICS_ADDRESS: `127.0.0.1:${metricsPort}`,
+    },
+    { obs: 'DEMO_KEY' },
+  ));
 }, 120_000);
 
 afterAll(async () => {

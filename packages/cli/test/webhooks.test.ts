@@ -5,45 +5,24 @@
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startSimulator, DEMO, type RunningSimulator } from '@selling-kit/simulator';
+import { DEMO } from '@selling-kit/simulator';
 import { webhookHeaders } from '@selling-kit/api-client/core';
-import { CLI, cliEnv, runCli, startCliWorker, type CliEnv } from './helpers.ts';
+import { CLI, cliStackPerFile } from './helpers.ts';
 
-let sim: RunningSimulator;
-let ctx: CliEnv;
-let worker: { stop(): Promise<void> };
+const stack = cliStackPerFile({ GB_KEY: DEMO.apiKey, US_KEY: DEMO.usApiKey }, { gb: 'GB_KEY', us: 'US_KEY' });
 const SECRET_ENV = { SELLING_KIT_WEBHOOK_SECRET: DEMO.webhookSecret };
 
 const adminPost = (path: string, body: unknown) =>
-  fetch(sim.adminUrl + path, {
+  fetch(stack.sim.adminUrl + path, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   }).then((r) => r.json() as Promise<Record<string, unknown>>);
 
-beforeAll(async () => {
-  sim = await startSimulator({ demo: true, config: { fetchPictures: false } });
-  ctx = cliEnv({ GB_KEY: DEMO.apiKey, US_KEY: DEMO.usApiKey });
-  for (const [name, env] of [
-    ['gb', 'GB_KEY'],
-    ['us', 'US_KEY'],
-  ])
-    expect(
-      (await runCli(ctx, ['--json', 'shops', 'add', name!, '--api-key-env', env!, '--base-url', sim.url]))
-        .code,
-    ).toBe(0);
-  worker = await startCliWorker(ctx);
-}, 90_000);
-
-afterAll(async () => {
-  await worker?.stop();
-  await sim?.close();
-});
-
 describe('selling-kit webhooks serve', () => {
   it('delists a sale on the other shop, refuses a forged signature, stops on Ctrl-C', async () => {
     const child = spawn(process.execPath, [CLI, '--json', 'webhooks', 'serve', '--port', '0'], {
-      env: { ...ctx.env, ...SECRET_ENV },
+      env: { ...stack.ctx.env, ...SECRET_ENV },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -75,11 +54,14 @@ describe('selling-kit webhooks serve', () => {
         url: ready.url,
         eventTypes: ['v1:order.new'],
       });
-      const tee = [...sim.world.sellers.get(DEMO.usSellerId)!.products.values()].find(
+      const tee = [...stack.sim.world.sellers.get(DEMO.usSellerId)!.products.values()].find(
         (p) => p.sku === DEMO.skus[0],
       )!;
       expect(tee.state).toBe('selling');
-      await adminPost('/admin/orders', { sellerId: DEMO.sellerId, productIds: [sim.demo!.listings[0]!] });
+      await adminPost('/admin/orders', {
+        sellerId: DEMO.sellerId,
+        productIds: [stack.sim.demo!.listings[0]!],
+      });
       const end = Date.now() + 30_000;
       while (tee.state !== 'sold') {
         if (Date.now() > end) throw new Error(`not delisted:\n${stderr}`);
@@ -103,20 +85,22 @@ describe('selling-kit webhooks serve', () => {
   }, 120_000);
 
   it('refuses bad flags, a missing secret and a broken SKU map before anything starts (exit 2)', async () => {
-    const noSecret = await runCli(ctx, ['webhooks', 'serve', '--port', '0'], {
+    const noSecret = await stack.cli(['webhooks', 'serve', '--port', '0'], {
       env: { SELLING_KIT_WEBHOOK_SECRET: '' },
     });
     expect(noSecret.code).toBe(2);
     expect(noSecret.stderr).toContain('SELLING_KIT_WEBHOOK_SECRET');
-    const lowOffer = await runCli(ctx, ['webhooks', 'serve', '--offers-percent', '2'], { env: SECRET_ENV });
+    const lowOffer = await stack.cli(['webhooks', 'serve', '--offers-percent', '2'], {
+      env: SECRET_ENV,
+    });
     expect(lowOffer.code).toBe(2);
     expect(lowOffer.stderr).toContain('offers percentOff must be at least the minimum 5%');
-    const map = join(ctx.home, 'skus.json');
+    const map = join(stack.ctx.home, 'skus.json');
     writeFileSync(map, JSON.stringify([{ gb: 'A' }]));
-    const badMap = await runCli(ctx, ['webhooks', 'serve', '--sku-map', map], { env: SECRET_ENV });
+    const badMap = await stack.cli(['webhooks', 'serve', '--sku-map', map], { env: SECRET_ENV });
     expect(badMap.code).toBe(2);
     expect(badMap.stderr).toContain(`SKU map ${map}: entry 0 must name at least two shops`);
-    const badPort = await runCli(ctx, ['webhooks', 'serve', '--port', 'x'], { env: SECRET_ENV });
+    const badPort = await stack.cli(['webhooks', 'serve', '--port', 'x'], { env: SECRET_ENV });
     expect(badPort.code).toBe(2);
     expect(badPort.stderr).toContain('--port must be a number, got "x"');
   }, 60_000);

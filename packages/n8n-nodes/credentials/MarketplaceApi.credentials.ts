@@ -5,6 +5,7 @@ import type {
   INodeProperties,
 } from 'n8n-workflow';
 import { BASE_URL_EXPRESSION, environmentProperties } from './environments';
+import { secretField } from './secretField';
 
 /** A shop's API key (direct partners). Tested against the seller details endpoint. */
 export class MarketplaceApi implements ICredentialType {
@@ -18,17 +19,14 @@ export class MarketplaceApi implements ICredentialType {
 
   properties: INodeProperties[] = [
     ...environmentProperties,
-    {
+    secretField({
       displayName: 'API Key',
       name: 'apiKey',
-      type: 'string',
-      typeOptions: { password: true },
       required: true,
-      default: '',
       placeholder: 'pak_…',
       description:
         "The shop's API key (pak_…), sent as a bearer token. The API is private: the marketplace issues keys to partners on request (contact its partner team), one per shop and long-lived; staging needs its own Testing key. The local simulator's demo shop takes pak_demo_selling_kit.",
-    },
+    }),
   ];
 
   authenticate: IAuthenticateGeneric = {

@@ -6,6 +6,8 @@ import type {
   INodeProperties,
 } from 'n8n-workflow';
 import { TLS_FIELDS, tlsAgentOptions } from '../nodes/MarketplaceBulkJob/transport/tls';
+import { DEFAULT_TASK_QUEUE } from '@selling-kit/temporal-workflows/contract';
+import { secretField } from './secretField';
 
 /**
  * Where selling-kit's bulk jobs run: a Temporal server's HTTP API, the namespace and task queue of the
@@ -32,16 +34,13 @@ export class MarketplaceTemporalApi implements ICredentialType {
       description: "The Temporal frontend's HTTP API (the dev server's --http-port)",
     },
     { displayName: 'Namespace', name: 'namespace', type: 'string', default: 'default' },
-    { displayName: 'Task Queue', name: 'taskQueue', type: 'string', default: 'selling-kit' },
-    {
+    { displayName: 'Task Queue', name: 'taskQueue', type: 'string', default: DEFAULT_TASK_QUEUE },
+    secretField({
       displayName: 'Codec Key',
       name: 'codecKey',
-      type: 'string',
-      typeOptions: { password: true },
-      default: '',
       description:
         "The worker's SELLING_KIT_CODEC_KEY (base64 of 32 bytes); empty when the worker does not encrypt",
-    },
+    }),
     {
       displayName: 'Report Directory',
       name: 'reportDir',
@@ -49,39 +48,27 @@ export class MarketplaceTemporalApi implements ICredentialType {
       default: '/var/lib/selling-kit/reports',
       description: 'Where the worker writes per-item reports (a path on the worker)',
     },
-    {
+    secretField({
       displayName: 'API Key',
       name: 'apiKey',
-      type: 'string',
-      typeOptions: { password: true },
-      default: '',
       description: 'Temporal Cloud API key, if the server needs one',
-    },
-    {
+    }),
+    secretField({
       displayName: TLS_FIELDS.caCertificate,
       name: 'caCertificate',
-      type: 'string',
-      typeOptions: { password: true },
-      default: '',
       description:
         "PEM of the CA that signed the server's certificate (a private CA); empty: the system's CAs. Needs an https:// URL.",
-    },
-    {
+    }),
+    secretField({
       displayName: TLS_FIELDS.clientCertificate,
       name: 'clientCertificate',
-      type: 'string',
-      typeOptions: { password: true },
-      default: '',
       description: 'PEM client certificate for mTLS, when the server requires one (with its private key)',
-    },
-    {
+    }),
+    secretField({
       displayName: TLS_FIELDS.clientPrivateKey,
       name: 'clientPrivateKey',
-      type: 'string',
-      typeOptions: { password: true },
-      default: '',
       description: 'PEM private key of the client certificate (unencrypted)',
-    },
+    }),
   ];
 
   /**

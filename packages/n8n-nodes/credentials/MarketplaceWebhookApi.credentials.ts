@@ -1,4 +1,5 @@
 import type { ICredentialType, INodeProperties } from 'n8n-workflow';
+import { secretField } from './secretField';
 
 /**
  * Named for what it is, a secret (not an API credential). n8n's lint wants every credential's display
@@ -24,15 +25,12 @@ export class MarketplaceWebhookApi implements ICredentialType {
   documentationUrl = 'https://partnerapi.depop.com/api-docs/how-to-guides/validate-webhooks/';
 
   properties: INodeProperties[] = [
-    {
+    secretField({
       displayName: 'Signing Secret',
       name: 'signingSecret',
-      type: 'string',
-      typeOptions: { password: true },
       required: true,
-      default: '',
       description:
         "The webhook signing secret the marketplace gave you with your partner access (distinct from the API key). Every delivery is checked against it. The local simulator's demo partner signs with whsec_demo_selling_kit.",
-    },
+    }),
   ];
 }

@@ -11,12 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import {
-  AesGcmCodec,
-  connectOptions,
-  createWorker,
-  loadConnectionConfig,
-} from '@selling-kit/temporal-workflows';
+import { AesGcmCodec, connectOptions, loadConnectionConfig } from '@selling-kit/temporal-workflows';
+import { createWorker } from '@selling-kit/temporal-workflows/worker';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { MarketplaceTemporalApi } from '../credentials/MarketplaceTemporalApi.credentials.ts';
 import { MarketplaceBulkJob } from '../nodes/MarketplaceBulkJob/MarketplaceBulkJob.node.ts';

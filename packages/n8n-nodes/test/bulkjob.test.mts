@@ -6,13 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IExecuteFunctions, ILoadOptionsFunctions, INodeExecutionData } from 'n8n-workflow';
-import {
-  addAddress,
-  createApiKey,
-  createSeller,
-  startSimulator,
-  type RunningSimulator,
-} from '@selling-kit/simulator';
+import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
+import { addShop } from '@selling-kit/simulator/testing';
 import { MarketplaceBulkJob } from '../nodes/MarketplaceBulkJob/MarketplaceBulkJob.node.ts';
 import { decodeValue, type JsonPayload } from '../nodes/MarketplaceBulkJob/transport/codec.ts';
 import {
@@ -33,12 +28,11 @@ let second: number;
 
 beforeAll(async () => {
   sim = await startSimulator({ demo: true, config: { fetchPictures: false } });
-  const seller = createSeller(sim.world, { username: 'second-shop' });
-  addAddress(sim.world, seller);
-  second = seller.id;
+  const shop = addShop(sim, { username: 'second-shop', partnerId: 'partner-second' });
+  second = shop.sellerId;
   stack = await startTemporalStack({
     demo: { baseUrl: sim.url, apiKey: 'pak_demo_selling_kit' },
-    second: { baseUrl: sim.url, apiKey: createApiKey(sim.world, 'partner-second', seller.id).key },
+    second: shop.credential,
   });
   ({ httpUrl, taskQueue, key, dir } = stack);
 }, 180_000);
@@ -136,21 +130,23 @@ async function run(fns: IExecuteFunctions) {
   return out;
 }
 
+/** Version 1's Start: listings created in the demo shop from the CSV file `feed`, as job `jobId`. */
+const startFromCsv = (feed: string, jobId: string, wait: { wait: boolean; maxWaitMinutes?: number }) => ({
+  operation: 'start',
+  feed,
+  format: 'csv',
+  shops: 'demo',
+  jobOperation: 'create',
+  jobId,
+  ...wait,
+});
+
 const node = new MarketplaceBulkJob();
 describe('Marketplace Bulk Job node', () => {
   it('starts a job through the HTTP API, waits, and returns the final counts; history holds no plaintext', async () => {
     const feed = join(dir, 'feed.csv');
     writeFileSync(feed, [header, row('BJ-1'), row('BJ-2'), row('BJ-3'), 'BJ-4,,oops'].join('\n') + '\n');
-    const { fns, calls } = mock({
-      operation: 'start',
-      feed,
-      format: 'csv',
-      shops: 'demo',
-      jobOperation: 'create',
-      jobId: 'bj-1',
-      wait: true,
-      maxWaitMinutes: 5,
-    });
+    const { fns, calls } = mock(startFromCsv(feed, 'bj-1', { wait: true, maxWaitMinutes: 5 }));
     const [[item]] = (await node.execute.call(fns)) as [[{ json: Record<string, unknown> }]];
     expect(item!.json).toMatchObject({ jobId: 'bj-1', state: 'finished', total: 4, done: 3, failed: 1 });
     const seller = sim.world.sellers.get(1001)!;
@@ -170,15 +166,7 @@ describe('Marketplace Bulk Job node', () => {
   it('starts without waiting, then reports progress by job id', async () => {
     const feed = join(dir, 'feed2.csv');
     writeFileSync(feed, [header, row('BJ-10'), row('BJ-11')].join('\n') + '\n');
-    const start = mock({
-      operation: 'start',
-      feed,
-      format: 'csv',
-      shops: 'demo',
-      jobOperation: 'create',
-      jobId: 'bj-2',
-      wait: false,
-    });
+    const start = mock(startFromCsv(feed, 'bj-2', { wait: false }));
     const [[started]] = (await node.execute.call(start.fns)) as [[{ json: Record<string, unknown> }]];
     expect(started!.json).toEqual({ jobId: 'bj-2', state: 'started', shops: ['demo'], operation: 'create' });
     let progress: Record<string, unknown> = {};
@@ -194,15 +182,7 @@ describe('Marketplace Bulk Job node', () => {
 
   it('errors: a taken job id (NodeApiError), a wrong codec key, an unknown job', async () => {
     const feed = join(dir, 'feed.csv');
-    const again = mock({
-      operation: 'start',
-      feed,
-      format: 'csv',
-      shops: 'demo',
-      jobOperation: 'create',
-      jobId: 'bj-1',
-      wait: false,
-    });
+    const again = mock(startFromCsv(feed, 'bj-1', { wait: false }));
     const taken = await node.execute.call(again.fns).catch((e: unknown) => e);
     expect((taken as Error).constructor.name).toBe('NodeApiError');
     expect((taken as Error).message).toMatch(/refused to start job bj-1/);
@@ -321,6 +301,18 @@ describe('Marketplace Bulk Job node, version 2', () => {
       /^Input Binary Field "huge.csv": 2\.00 MiB \(2097152 bytes\) is above/,
     );
     expect(binary.calls).toHaveLength(0);
+  });
+
+  it('measures an inline feed as it travels: JSON-encoded, where quotes and control characters grow', async () => {
+    // 0.86 MiB of NDJSON (under the 1 MiB), but quotes: `\"` in each item's line, `\\\"` once the
+    // feed's text is JSON-encoded in the payload — 1.72 MiB, above the 1.5 MiB a payload carries inline.
+    const quotes = '"'.repeat(110 * 1024);
+    const items = Array.from({ length: 4 }, (_, n) => ({ json: { sku: `Q-${n}`, description: quotes } }));
+    const { fns, calls } = mock(start(), {}, { version: 2, items });
+    const error = (await run(fns).catch((e: unknown) => e)) as Error;
+    expect(error.constructor.name).toBe('NodeOperationError');
+    expect(error.message).toMatch(/^Input Items: \d+\.\d\d MiB once JSON-encoded \(\d+ bytes: quotes/);
+    expect(calls).toHaveLength(0);
   });
 
   it("lists the worker's shops for the Shops field, through Temporal: names only", async () => {

@@ -4,6 +4,7 @@ import type { NodeApiError } from 'n8n-workflow';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { Marketplace } from '../nodes/Marketplace/Marketplace.node.ts';
 import { jsonOf, mockExecute, type MockOptions } from './helpers/mockExecute.mts';
+import { nikeTeeListing, teeInspiration } from './helpers/parameters.mts';
 
 let sim: RunningSimulator;
 let opts: MockOptions;
@@ -30,12 +31,7 @@ const listing = (sku: string) => ({
   priceCurrency: 'GBP',
   quantity: 2,
   pictureUrls: 'https://img.example/a.png, https://img.example/b.png',
-  department: 'menswear',
-  productType: 'tshirts',
-  condition: 'used_good',
-  brandName: 'Nike',
-  countryCode: 'GB',
-  nationalShippingCost: '3.50',
+  ...nikeTeeListing,
   additionalFields: '{"colour": ["black"]}',
 });
 const bySku = (sku: string, extra: Record<string, unknown> = {}) => ({ productKey: 'sku', sku, ...extra });
@@ -338,18 +334,7 @@ describe('offers, orders, refunds, shipping, shop, insights, pricing', () => {
       { resource: 'shop', operation: 'get' },
       { resource: 'insights', operation: 'get', scope: 'shop' },
       { resource: 'insights', operation: 'get', scope: 'product', ...bySku('N8N-1') },
-      {
-        resource: 'pricing',
-        operation: 'inspiration',
-        description: 'Nike tee',
-        brandName: 'Nike',
-        productType: 'tshirts',
-        department: 'menswear',
-        condition: 'used_good',
-        country: 'GB',
-        currency: 'GBP',
-        additionalFields: '{}',
-      },
+      teeInspiration('GBP'),
     ]);
     const result = await out;
     const json = jsonOf(result);

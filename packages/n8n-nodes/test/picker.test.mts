@@ -14,6 +14,7 @@ import {
 import { statusWord } from '../nodes/Marketplace/actions/products/output.ts';
 import { jsonOf, mockExecute, type MockOptions } from './helpers/mockExecute.mts';
 import { mockLoadOptions } from './helpers/mockLoadOptions.mts';
+import { nikeTeeListing, teeInspiration } from './helpers/parameters.mts';
 
 const node = new Marketplace();
 const { description } = node;
@@ -190,19 +191,28 @@ describe('the product picker (description)', () => {
 
   it("statuses read as words for every status of the core's ProductStatus", () => {
     const words = Object.fromEntries(ProductStatus.options.map((s) => [s, statusWord(s)]));
-    expect(words).toEqual({
-      STATUS_ONSALE: 'on sale',
-      STATUS_PURCHASED: 'sold',
-      STATUS_MARKED_AS_SOLD: 'sold',
-      STATUS_DELETED: 'removed',
-      STATUS_DELETED_ONSALE: 'removed',
-      STATUS_DELETED_PURCHASED: 'removed',
-      STATUS_DELETED_MARKED_AS_SOLD: 'removed',
-      STATUS_PRODUCT_BANNED_ONSALE: 'banned',
-      STATUS_USER_BANNED_ONSALE: 'banned',
-      STATUS_PRODUCT_BANNED_PURCHASED: 'banned',
-      STATUS_USER_BANNED_PURCHASED: 'banned',
-    });
+    // Every status, grouped by the word it reads as.
+    const statusesOf: Record<string, string[]> = {
+      'on sale': ['STATUS_ONSALE'],
+      sold: ['STATUS_PURCHASED', 'STATUS_MARKED_AS_SOLD'],
+      removed: [
+        'STATUS_DELETED',
+        'STATUS_DELETED_ONSALE',
+        'STATUS_DELETED_PURCHASED',
+        'STATUS_DELETED_MARKED_AS_SOLD',
+      ],
+      banned: [
+        'STATUS_PRODUCT_BANNED_ONSALE',
+        'STATUS_USER_BANNED_ONSALE',
+        'STATUS_PRODUCT_BANNED_PURCHASED',
+        'STATUS_USER_BANNED_PURCHASED',
+      ],
+    };
+    expect(words).toEqual(
+      Object.fromEntries(
+        Object.entries(statusesOf).flatMap(([word, statuses]) => statuses.map((s) => [s, word])),
+      ),
+    );
     expect(statusWord('STATUS_SOMETHING_NEW')).toBe('something new');
   });
 });
@@ -332,12 +342,7 @@ describe('version 2 against the simulator', () => {
         priceCurrency: 'GBP',
         quantity: 1,
         pictures: { picture: [{ url: `${sim.url}/demo-assets/tee-black.png` }] },
-        department: 'menswear',
-        productType: 'tshirts',
-        condition: 'used_good',
-        brandName: 'Nike',
-        countryCode: 'GB',
-        nationalShippingCost: '3.50',
+        ...nikeTeeListing,
       },
     ]);
     const [full] = jsonOf(await updated.out);
@@ -394,48 +399,19 @@ describe('version 2 against the simulator', () => {
     )[0]!;
     expect(restocked).toMatchObject({ sku: 'BULK-0', quantity: 3, status: 'on sale' });
 
-    const simple = jsonOf(
-      await run([
-        {
-          resource: 'products',
-          operation: 'getAll',
-          returnAll: false,
-          limit: 5,
-          simplify: true,
-          filters: {},
-        },
-      ]).out,
-    );
+    const getMany = (limit: number, simplify: boolean) =>
+      run([{ resource: 'products', operation: 'getAll', returnAll: false, limit, simplify, filters: {} }])
+        .out;
+    const simple = jsonOf(await getMany(5, true));
     expect(simple).toHaveLength(5);
+    // Simplify's fields, in their order.
+    const simplified =
+      'product_id sku slug url status description price_amount price_currency quantity brand is_boosted updated_at';
     for (const item of simple) {
-      expect(Object.keys(item)).toEqual([
-        'product_id',
-        'sku',
-        'slug',
-        'url',
-        'status',
-        'description',
-        'price_amount',
-        'price_currency',
-        'quantity',
-        'brand',
-        'is_boosted',
-        'updated_at',
-      ]);
+      expect(Object.keys(item)).toEqual(simplified.split(' '));
       expect(item.status).toBe('on sale');
     }
-    const full = jsonOf(
-      await run([
-        {
-          resource: 'products',
-          operation: 'getAll',
-          returnAll: false,
-          limit: 2,
-          simplify: false,
-          filters: {},
-        },
-      ]).out,
-    );
+    const full = jsonOf(await getMany(2, false));
     expect(full[0]).toMatchObject({
       status_code: 'STATUS_ONSALE',
       pictures: expect.any(Array),
@@ -555,20 +531,7 @@ describe('version 2 against the simulator', () => {
     );
     expect(filtered.map((p) => p.id)).toEqual([one]);
 
-    const priced = run([
-      {
-        resource: 'pricing',
-        operation: 'inspiration',
-        description: 'Nike tee',
-        brandName: 'Nike',
-        productType: 'tshirts',
-        department: 'menswear',
-        condition: 'used_good',
-        country: 'GB',
-        currency: '',
-        additionalFields: '{}',
-      },
-    ]);
+    const priced = run([teeInspiration('')]);
     expect(jsonOf(await priced.out)[0]).toMatchObject({ price_prediction: expect.any(Object) });
     const sent = priced.m.requests.find((r) => r.method === 'POST')!;
     expect(sent.url).toContain('/api/v1/pricing/');

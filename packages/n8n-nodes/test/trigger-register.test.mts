@@ -88,6 +88,14 @@ async function activate(h: Hook): Promise<void> {
   if (!(await hooks.checkExists.call(h.ctx))) await hooks.create.call(h.ctx);
 }
 
+/** A fresh URL activated for `events`: the URL, the node's static data and the subscription's id. */
+async function subscribed(events: string[]): Promise<{ url: string; staticData: IDataObject; id: string }> {
+  const url = newUrl();
+  const staticData: IDataObject = {};
+  await activate(hook({ ...register, events }, { url, staticData }));
+  return { url, staticData, id: onServer(url)[0]!.id };
+}
+
 describe('Marketplace Trigger v2: registering its URL', () => {
   it('activation subscribes the URL for the selected events; deactivation removes it', async () => {
     const url = newUrl();
@@ -131,10 +139,7 @@ describe('Marketplace Trigger v2: registering its URL', () => {
   });
 
   it('checkExists survives a restart: the stored subscription is found, nothing is created again', async () => {
-    const url = newUrl();
-    const staticData: IDataObject = {};
-    await activate(hook({ ...register, events: ['v1:order.new'] }, { url, staticData }));
-    const id = onServer(url)[0]!.id;
+    const { url, staticData, id } = await subscribed(['v1:order.new']);
     // A restarted n8n: new functions, the same saved static data.
     const saved = JSON.parse(JSON.stringify(staticData)) as IDataObject;
     const after = hook({ ...register, events: ['v1:order.new'] }, { url, staticData: saved });
@@ -166,10 +171,7 @@ describe('Marketplace Trigger v2: registering its URL', () => {
   });
 
   it('changed events: the old subscription is replaced; one already there for the URL is adopted', async () => {
-    const url = newUrl();
-    const staticData: IDataObject = {};
-    await activate(hook({ ...register, events: ['v1:order.new'] }, { url, staticData }));
-    const old = onServer(url)[0]!.id;
+    const { url, staticData, id: old } = await subscribed(['v1:order.new']);
     const changed = hook({ ...register, events: ['v1:order.refund'] }, { url, staticData });
     await expect(hooks.checkExists.call(changed.ctx)).resolves.toBe(false);
     expect(sim.world.webhooks.has(old)).toBe(false);

@@ -1,5 +1,6 @@
 // Unit tests of the Marketplace Trigger with a mocked IWebhookFunctions: signature on the raw bytes,
 // replay window, 401 to forgeries, event filter, payload checks, and the credential's local test.
+import { orderNewEventData } from '@selling-kit/simulator/testing';
 import type {
   ICredentialTestFunctions,
   IDataObject,
@@ -21,18 +22,7 @@ const SECRET = 'whsec_unit_test_secret_0123456789';
 const nowSec = () => Math.floor(Date.now() / 1000);
 
 const EVENTS: Record<string, IDataObject> = {
-  'v1:order.new': {
-    seller_id: 1001,
-    purchase_id: 'p_1',
-    status: 'PAID',
-    currency: 'GBP',
-    buyer_pays_amount: '12.00',
-    seller_receives_amount: '10.00',
-    fee_amount: '2.00',
-    buyer_shipping_price: '3.00',
-    buyer_address: { city: 'London', postal_code: 'E1 6AN', country: 'GB' },
-    line_items: [{ product_id: 7, slug: 'demo-tee' }],
-  },
+  'v1:order.new': orderNewEventData() as IDataObject,
   'v1:order.refund': { purchase_id: 'p_1', refunded_by: 'PARTNER' },
   'v1:product.like': { seller_id: 1001, product_id: 7, sku: 'SKU-7', slug: 'demo-tee', liker_id: 42 },
   'v1:product.unlike': { seller_id: 1001, product_id: 7, sku: null, slug: 'demo-tee', liker_id: 42 },

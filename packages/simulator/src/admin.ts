@@ -12,7 +12,10 @@ import type { RateLimiter } from './platform/rate-limiter.ts';
 import { FaultRuleInput, type FaultInjector } from './platform/faults.ts';
 import type { WebhookDispatcher } from './platform/webhooks.ts';
 import { applySeed, parseSeed, SeedAddress, SeedSeller } from './platform/seed.ts';
-import { productUpdatedData, setLike } from './domain/products.ts';
+import { likeProduct, unlikeProduct } from './domain/products.ts';
+import { findProductInWorld } from './domain/product-lookup.ts';
+import { productUpdatedData } from './domain/product-wire.ts';
+import { parseInput } from './handlers/params.ts';
 import { createOrder } from './domain/orders.ts';
 import {
   addAddress,
@@ -44,15 +47,6 @@ function json(reply: FastifyReply, value: unknown, status = 200): FastifyReply {
   return reply.code(status).type('application/json').send(JSON.stringify(value, replacer));
 }
 
-function parse<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
-  const r = schema.safeParse(value ?? {});
-  if (!r.success) {
-    const msg = r.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
-    throw new ApiError(400, 'bad-request', msg);
-  }
-  return r.data;
-}
-
 const notFound = (what: string) => new ApiError(404, 'generic_error', `${what} not found`);
 
 function sellerOf(world: World, id: string | number): SellerState {
@@ -61,12 +55,10 @@ function sellerOf(world: World, id: string | number): SellerState {
   return seller;
 }
 
-export function findProduct(world: World, productId: number): ProductRecord | undefined {
-  for (const seller of world.sellers.values()) {
-    const p = seller.products.get(productId);
-    if (p) return p;
-  }
-  return undefined;
+function productOf(world: World, id: number): ProductRecord {
+  const product = findProductInWorld(world, id);
+  if (!product) throw notFound('product');
+  return product;
 }
 
 function sellerSummary(world: World, s: SellerState) {
@@ -150,18 +142,13 @@ export function buildAdminServer(deps: AdminDeps): FastifyInstance {
 
   // --- world ------------------------------------------------------------------------------------
   app.post('/admin/reset', async (req, reply) => {
-    const { empty } = parse(z.object({ empty: z.boolean().optional() }).strict(), req.body);
+    const { empty } = parseInput(z.object({ empty: z.boolean().optional() }).strict(), req.body);
     await deps.reset(empty ?? false);
     return json(reply, { ok: true, sellers: world.sellers.size });
   });
 
   app.post('/admin/seed', async (req, reply) => {
-    let doc;
-    try {
-      doc = parseSeed(req.body ?? {});
-    } catch (e) {
-      throw new ApiError(400, 'bad-request', (e as Error).message);
-    }
+    const doc = parseSeed(req.body); // 400 naming every problem
     try {
       return json(reply, await applySeed(world, config, doc));
     } catch (e) {
@@ -204,7 +191,7 @@ export function buildAdminServer(deps: AdminDeps): FastifyInstance {
     .strict();
   app.get('/admin/partners', async (_req, reply) => json(reply, [...world.partners.values()]));
   app.post('/admin/partners', async (req, reply) => {
-    const body = parse(PartnerBody, req.body);
+    const body = parseInput(PartnerBody, req.body);
     const partner = ensurePartner(world, body.id, body.webhookSecret);
     if (body.accessDenied !== undefined) partner.accessDenied = body.accessDenied;
     return json(reply, partner, 201);
@@ -213,7 +200,7 @@ export function buildAdminServer(deps: AdminDeps): FastifyInstance {
     const { partnerId } = req.params as { partnerId: string };
     const partner = world.partners.get(partnerId);
     if (!partner) throw notFound(`partner ${partnerId}`);
-    const body = parse(PartnerBody.omit({ id: true }), req.body);
+    const body = parseInput(PartnerBody.omit({ id: true }), req.body);
     if (body.accessDenied !== undefined) partner.accessDenied = body.accessDenied;
     if (body.webhookSecret !== undefined) partner.webhookSecret = body.webhookSecret;
     return json(reply, partner);
@@ -227,7 +214,7 @@ export function buildAdminServer(deps: AdminDeps): FastifyInstance {
     ),
   );
   app.post('/admin/sellers', async (req, reply) => {
-    const body = parse(
+    const body = parseInput(
       SeedSeller.extend({
         /** Also create an API key for this partner: true = generated, a string = that key. */
         partnerId: z.string().min(1).optional(),
@@ -253,12 +240,12 @@ export function buildAdminServer(deps: AdminDeps): FastifyInstance {
     return json(reply, { ...sellerSummary(world, seller), addresses: seller.addresses, apiKey }, 201);
   });
   app.get('/admin/sellers/:id', async (req, reply) => {
-    const seller = sellerOf(world, parse(IdParam, req.params).id);
+    const seller = sellerOf(world, parseInput(IdParam, req.params).id);
     return json(reply, { ...seller, apiKeys: sellerSummary(world, seller).apiKeys });
   });
   app.patch('/admin/sellers/:id/profile', async (req, reply) => {
-    const seller = sellerOf(world, parse(IdParam, req.params).id);
-    const body = parse(
+    const seller = sellerOf(world, parseInput(IdParam, req.params).id);
+    const body = parseInput(
       z
         .object({
           onboardingIncomplete: z.boolean(),
@@ -273,23 +260,23 @@ export function buildAdminServer(deps: AdminDeps): FastifyInstance {
     return json(reply, seller.profile);
   });
   app.post('/admin/sellers/:id/addresses', async (req, reply) => {
-    const seller = sellerOf(world, parse(IdParam, req.params).id);
-    const { providers, ...address } = parse(SeedAddress, req.body);
+    const seller = sellerOf(world, parseInput(IdParam, req.params).id);
+    const { providers, ...address } = parseInput(SeedAddress, req.body);
     return json(reply, addAddress(world, seller, address, providers), 201);
   });
   app.get('/admin/sellers/:id/products', async (req, reply) =>
-    json(reply, [...sellerOf(world, parse(IdParam, req.params).id).products.values()]),
+    json(reply, [...sellerOf(world, parseInput(IdParam, req.params).id).products.values()]),
   );
   app.get('/admin/sellers/:id/orders', async (req, reply) =>
-    json(reply, [...sellerOf(world, parse(IdParam, req.params).id).orders.values()]),
+    json(reply, [...sellerOf(world, parseInput(IdParam, req.params).id).orders.values()]),
   );
   app.get('/admin/sellers/:id/offers', async (req, reply) =>
-    json(reply, sellerOf(world, parse(IdParam, req.params).id).offers),
+    json(reply, sellerOf(world, parseInput(IdParam, req.params).id).offers),
   );
 
   // --- credentials --------------------------------------------------------------------------------
   app.post('/admin/api-keys', async (req, reply) => {
-    const body = parse(
+    const body = parseInput(
       z
         .object({
           partnerId: z.string().min(1),
@@ -308,7 +295,7 @@ export function buildAdminServer(deps: AdminDeps): FastifyInstance {
     return json(reply, createApiKey(world, body.partnerId, body.sellerId, body.key), 201);
   });
   app.post('/admin/oauth-clients', async (req, reply) => {
-    const body = parse(
+    const body = parseInput(
       z
         .object({
           partnerId: z.string().min(1),
@@ -336,7 +323,7 @@ export function buildAdminServer(deps: AdminDeps): FastifyInstance {
   });
   /** Issues a token pair without the consent redirect (tests of cross-lister flows). */
   app.post('/admin/oauth/tokens', async (req, reply) => {
-    const body = parse(
+    const body = parseInput(
       z
         .object({
           clientId: z.string().min(1),
@@ -383,13 +370,11 @@ export function buildAdminServer(deps: AdminDeps): FastifyInstance {
 
   // --- products, orders, likes ------------------------------------------------------------------
   app.get('/admin/products/:id', async (req, reply) => {
-    const product = findProduct(world, parse(IdParam, req.params).id);
-    if (!product) throw notFound('product');
+    const product = productOf(world, parseInput(IdParam, req.params).id);
     return json(reply, product);
   });
   app.post('/admin/products/:id/ban', async (req, reply) => {
-    const product = findProduct(world, parse(IdParam, req.params).id);
-    if (!product) throw notFound('product');
+    const product = productOf(world, parseInput(IdParam, req.params).id);
     if (product.state !== 'banned') {
       product.previousState = product.state;
       product.state = 'banned';
@@ -403,25 +388,23 @@ export function buildAdminServer(deps: AdminDeps): FastifyInstance {
     });
   });
   app.post('/admin/products/:id/likes', async (req, reply) => {
-    const product = findProduct(world, parse(IdParam, req.params).id);
-    if (!product) throw notFound('product');
-    const body = parse(z.object({ likerId: z.number().int().positive().optional() }).strict(), req.body);
+    const product = productOf(world, parseInput(IdParam, req.params).id);
+    const body = parseInput(z.object({ likerId: z.number().int().positive().optional() }).strict(), req.body);
     const likerId = body.likerId ?? 900_001 + product.likes.size;
-    setLike(world.sellers.get(product.sellerId)!, product.productId, likerId, true, { events: webhooks });
+    likeProduct(world.sellers.get(product.sellerId)!, product.productId, likerId, webhooks);
     return json(reply, { productId: product.productId, likerId, likes: product.likes.size }, 201);
   });
   app.delete('/admin/products/:id/likes/:likerId', async (req, reply) => {
-    const { id, likerId } = parse(
+    const { id, likerId } = parseInput(
       z.object({ id: z.coerce.number().int(), likerId: z.coerce.number().int() }),
       req.params,
     );
-    const product = findProduct(world, id);
-    if (!product) throw notFound('product');
-    setLike(world.sellers.get(product.sellerId)!, product.productId, likerId, false, { events: webhooks });
+    const product = productOf(world, id);
+    unlikeProduct(world.sellers.get(product.sellerId)!, product.productId, likerId, webhooks);
     return json(reply, { productId: product.productId, likerId, likes: product.likes.size });
   });
   app.post('/admin/orders', async (req, reply) => {
-    const body = parse(
+    const body = parseInput(
       z
         .object({
           sellerId: z.number().int(),
@@ -448,7 +431,7 @@ export function buildAdminServer(deps: AdminDeps): FastifyInstance {
   });
   app.get('/admin/clock', async (_req, reply) => json(reply, clockView()));
   app.post('/admin/clock/advance', async (req, reply) => {
-    const body = parse(
+    const body = parseInput(
       z
         .object({ ms: z.number().nonnegative().optional(), seconds: z.number().nonnegative().optional() })
         .strict()
@@ -460,7 +443,7 @@ export function buildAdminServer(deps: AdminDeps): FastifyInstance {
   });
   app.get('/admin/config', async (_req, reply) => json(reply, { ...config, adminToken: undefined }));
   app.patch('/admin/config', async (req, reply) => {
-    const body = parse(ConfigPatch, req.body);
+    const body = parseInput(ConfigPatch, req.body);
     const { rateLimits, seed, ...rest } = body;
     Object.assign(config, rest);
     if (rateLimits) Object.assign(config.rateLimits, rateLimits);
@@ -477,7 +460,7 @@ export function buildAdminServer(deps: AdminDeps): FastifyInstance {
     const body = req.body as { rules?: unknown; seed?: unknown } | undefined;
     const many = body && typeof body === 'object' && 'rules' in body;
     if (many) {
-      const { rules, seed } = parse(
+      const { rules, seed } = parseInput(
         z.object({ rules: z.array(FaultRuleInput), seed: z.number().int().optional() }).strict(),
         body,
       );
@@ -488,10 +471,10 @@ export function buildAdminServer(deps: AdminDeps): FastifyInstance {
         201,
       );
     }
-    return json(reply, faults.add(parse(FaultRuleInput, body)), 201);
+    return json(reply, faults.add(parseInput(FaultRuleInput, body)), 201);
   });
   app.delete('/admin/faults', async (req, reply) => {
-    const { seed } = parse(z.object({ seed: z.coerce.number().int().optional() }), req.query);
+    const { seed } = parseInput(z.object({ seed: z.coerce.number().int().optional() }), req.query);
     faults.clear(seed);
     return json(reply, { ok: true });
   });
@@ -504,7 +487,7 @@ export function buildAdminServer(deps: AdminDeps): FastifyInstance {
   // --- webhooks ---------------------------------------------------------------------------------------
   app.get('/admin/webhooks', async (_req, reply) => json(reply, [...world.webhooks.values()]));
   app.post('/admin/webhooks', async (req, reply) => {
-    const body = parse(
+    const body = parseInput(
       z
         .object({ partnerId: z.string().min(1), url: z.url(), eventTypes: z.array(EventTypeEnum).optional() })
         .strict(),
@@ -529,7 +512,7 @@ export function buildAdminServer(deps: AdminDeps): FastifyInstance {
   });
   app.get('/admin/webhooks/events', async (_req, reply) => json(reply, webhooks.events));
   app.get('/admin/webhooks/deliveries', async (req, reply) => {
-    const q = parse(
+    const q = parseInput(
       z
         .object({ partnerId: z.string(), eventType: z.string(), state: z.string(), eventId: z.string() })
         .partial(),
@@ -548,7 +531,7 @@ export function buildAdminServer(deps: AdminDeps): FastifyInstance {
   });
   /** Emits an event for a seller as a handler would (tests of receivers). */
   app.post('/admin/events', async (req, reply) => {
-    const body = parse(
+    const body = parseInput(
       z
         .object({
           sellerId: z.number().int(),

@@ -131,7 +131,8 @@ export async function startSimulator(options: StartSimulatorOptions = {}): Promi
 export { defaultConfig, type SimulatorConfig, type SimulatorConfigOverrides } from './config.ts';
 export * from './world.ts';
 export type * from './state.ts';
-export type { Handlers, Handler, HandlerContext, HandlerResult, EventSink } from './handlers/types.ts';
+export type { Handlers, Handler, HandlerContext, HandlerResult } from './handlers/types.ts';
+export type { EventSink } from './platform/events.ts';
 export { DEMO, type DemoInfo } from './demo.ts';
 export type { SeedDocument } from './platform/seed.ts';
 export type { FaultRuleInput, FaultType } from './platform/faults.ts';

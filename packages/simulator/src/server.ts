@@ -21,14 +21,16 @@ import {
 } from '@selling-kit/api-client/core';
 import { ApiError, OAuthError, apiError } from './errors.ts';
 import type { SimulatorConfig } from './config.ts';
-import type { EventSink, Handler, Handlers } from './handlers/types.ts';
+import type { Handler, Handlers } from './handlers/types.ts';
+import type { EventSink } from './platform/events.ts';
 import type { Principal, World } from './state.ts';
 import { authenticate, requireScopes } from './platform/auth.ts';
 import { RateLimiter, retryAfter } from './platform/rate-limiter.ts';
 import { FaultInjector, type FaultRule } from './platform/faults.ts';
 import { DEMO_ASSET_PREFIX, type Asset } from './platform/assets.ts';
 import { recordContract } from './platform/contract-recorder.ts';
-import { handlers as builtInHandlers } from './handlers/index.ts';
+import { handlers as builtInHandlers, RULE_FIRST_NOUNS } from './handlers/index.ts';
+import { parseOperationBody } from './handlers/params.ts';
 import { AUTHORIZE_PATH, authorize } from './handlers/auth.ts';
 import { OPENAPI_DOCUMENT_PATH, openApiYaml } from '@selling-kit/api-client/openapi';
 
@@ -311,6 +313,8 @@ export function buildApiServer(deps: ApiServerDeps): FastifyInstance {
     const group = op.group;
     const isToken = op.id === 'auth.token';
     const jsonBody = op.body !== undefined && !isToken;
+    // Parsed here so no handler names a schema; rule-first handlers check the body themselves.
+    const bodySchema = jsonBody && !RULE_FIRST_NOUNS.has(op.id.split('.')[0]!) ? op.body : undefined;
     return async (req: FastifyRequest, reply: FastifyReply) => {
       checkRequestSize(req, config);
       let fault: FaultRule | undefined;
@@ -360,7 +364,7 @@ export function buildApiServer(deps: ApiServerDeps): FastifyInstance {
         seller: seller ?? (undefined as never),
         params: req.params as Record<string, string>,
         query: req.query as Record<string, unknown>,
-        body: req.body,
+        body: bodySchema ? parseOperationBody(bodySchema, req.body) : req.body,
         now: world.clock.now(),
         events,
       });

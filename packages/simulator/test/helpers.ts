@@ -1,14 +1,9 @@
-// Shared test set-up: a simulator on 127.0.0.1 with one seller, an API key and an address, and a
-// tiny fetch wrapper that returns status, headers and parsed body.
-import {
-  startSimulator,
-  createSeller,
-  createApiKey,
-  addAddress,
-  type RunningSimulator,
-  type StartSimulatorOptions,
-} from '../src/index.ts';
+// Test plumbing: a simulator on 127.0.0.1 with one shop (the package's `addShop`: a seller, an API key
+// and an address), a tiny fetch wrapper that returns status, headers and parsed body, the admin caller,
+// stand-in handlers, PKCE and raw-socket helpers. Shared data and per-file set-up are in ./fixtures.ts.
+import { startSimulator, type RunningSimulator, type StartSimulatorOptions } from '../src/index.ts';
 import type { SellerState } from '../src/state.ts';
+import { addShop } from '../src/testing.ts';
 import type { Handlers } from '../src/handlers/types.ts';
 import { createHash, randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
@@ -60,15 +55,17 @@ export async function call(
 
 export async function startTestShop(options: StartSimulatorOptions = {}): Promise<TestShop> {
   const sim = await startSimulator({ ...options, config: { fetchPictures: false, ...options.config } });
-  const seller = createSeller(sim.world, { username: 'test-shop', countryCode: 'GB' });
-  const { key } = createApiKey(sim.world, 'partner-test', seller.id);
-  const address = addAddress(sim.world, seller);
+  const { seller, apiKey, address } = addShop(sim, {
+    username: 'test-shop',
+    partnerId: 'partner-test',
+    countryCode: 'GB',
+  });
   return {
     sim,
     seller,
-    apiKey: key,
+    apiKey,
     addressId: address.id,
-    call: (method, path, body, init = {}) => call(sim.url, method, path, body, { token: key, ...init }),
+    call: (method, path, body, init = {}) => call(sim.url, method, path, body, { token: apiKey, ...init }),
   };
 }
 

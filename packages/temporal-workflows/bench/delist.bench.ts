@@ -4,40 +4,24 @@
 // the moment the listing is sold on BOTH other shops (the simulator's state), while a 20-shop bulk
 // create job runs on the same worker, server and simulator. Goal: p99 < 2 s.
 //   node packages/temporal-workflows/bench/delist.bench.ts [--sales 100] [--shops 20] [--shop-items 1000]
-import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { startSimulator, createSeller, createApiKey, addAddress } from '@selling-kit/simulator';
+import { startSimulator } from '@selling-kit/simulator';
+import { addShop, validListing } from '@selling-kit/simulator/testing';
 import { createListing } from '../../simulator/src/domain/products.ts';
 import { createWorker } from '../src/worker.ts';
 import { startBulkJob, getProgress } from '../src/client.ts';
 import { startWebhookReceiver } from '../src/webhook-receiver.ts';
-import { SEARCH_ATTRIBUTE_FLAGS } from '../src/search-attributes.ts';
+import { manyShopFeeds } from './feeds.ts';
+import { percentile, startTemporal } from './harness.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-const HEADER =
-  'sku,description,price_amount,price_currency,quantity,national_shipping_cost,pictures,department,product_type,condition,brand_name,country_code';
-const row = (sku: string) =>
-  `${sku},Bench tee ${sku} #nike,20.00,GBP,1,3.50,https://img.example/${sku}.jpg,menswear,tshirts,used_good,Nike,GB`;
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
 };
 const SECRET = 'whsec_bench';
 
@@ -46,43 +30,21 @@ export async function run(
   shops = arg('shops', 20),
   shopItems = arg('shop-items', 1000),
 ) {
-  const bin = process.env.TEMPORAL_CLI_PATH;
-  if (!bin) throw new Error('TEMPORAL_CLI_PATH is not set: source scripts/env.sh');
   Runtime.install({ logger: new DefaultLogger('WARN') });
   const dir = mkdtempSync(join(tmpdir(), 'sk-bench-delist-'));
-  const port = await freePort();
-  const server = spawn(
-    bin,
-    [
-      'server',
-      'start-dev',
-      ...['--db-filename', join(dir, 't.db'), '--ip', '127.0.0.1', '--port', String(port)],
-      ...['--ui-port', String(await freePort()), '--headless', '--log-level', 'error'],
-      ...SEARCH_ATTRIBUTE_FLAGS,
-    ],
-    { stdio: 'ignore' },
-  );
-  const address = `127.0.0.1:${port}`;
-  let connection: Connection | undefined;
-  for (let i = 0; i < 200 && !connection; i++) {
-    connection = await Connection.connect({ address, connectTimeout: 1000 }).catch(async () => {
-      await new Promise((r) => setTimeout(r, 200));
-      return undefined;
-    });
-  }
+  const temporal = await startTemporal(dir);
+  const { address, client } = temporal;
   // ×1: the bulk shops run at the real 200 per 10 s each (400/s together, as in bulk.bench.ts).
   const sim = await startSimulator({ port: 0, config: { timeScale: 1, fetchPictures: false } });
   const keys = new Map<string, { baseUrl: string; apiKey: string }>();
   const shop = (name: string, partner: string) => {
-    const seller = createSeller(sim.world, { username: name });
-    addAddress(sim.world, seller);
-    keys.set(name, { baseUrl: sim.url, apiKey: createApiKey(sim.world, partner, seller.id).key });
+    const { seller, credential } = addShop(sim, { username: name, partnerId: partner });
+    keys.set(name, credential);
     return seller;
   };
   const taskQueue = `bench-delist-${randomUUID()}`;
   const { worker, close } = await createWorker({ address, taskQueue, credentials: (ref) => keys.get(ref) });
   const running = worker.run();
-  const client = new Client({ connection: connection! });
   const connected = ['sale-0', 'sale-1', 'sale-2'].map((name) => {
     const s = shop(name, 'partner-sales');
     return { shopId: name, credentialRef: name, sellerId: s.id };
@@ -103,29 +65,13 @@ export async function run(
     });
 
     // The 20-shop bulk job, running throughout.
-    const feeds = Array.from({ length: shops }, (_, i) => {
-      const s = shop(`bench-many-${i}`, `partner-many-${i}`);
-      const path = join(dir, `many-${i}.csv`);
-      writeFileSync(
-        path,
-        [HEADER, ...Array.from({ length: shopItems }, (_, j) => row(`MANY-${i}-${j}`))].join('\n'),
-      );
-      return {
-        shopId: `many-${s.id}`,
-        credentialRef: `bench-many-${i}`,
-        feed: { path, format: 'csv' as const },
-      };
-    });
+    const sellers = Array.from({ length: shops }, (_, i) => shop(`bench-many-${i}`, `partner-many-${i}`));
+    const feeds = manyShopFeeds(dir, sellers, shopItems);
     const jobId = `bench-delist-bulk-${randomUUID()}`;
+    const allowance = { limit: 200, windowMs: 10_000 };
     const bulk = await startBulkJob(
       client,
-      {
-        jobId,
-        shops: feeds,
-        operation: 'create',
-        reportDir: dir,
-        allowance: { limit: 200, windowMs: 10_000 },
-      },
+      { jobId, shops: feeds, operation: 'create', reportDir: dir, allowance },
       taskQueue,
     );
     // Let the job reach its steady state before measuring.
@@ -142,7 +88,7 @@ export async function run(
             sim.world,
             sim.config,
             sim.world.sellers.get(c.sellerId)!,
-            { ...listing, sku } as never,
+            validListing({ sku }) as never,
             {
               now: sim.world.clock.now(),
               skipPictureFetch: true,
@@ -186,25 +132,10 @@ export async function run(
     worker.shutdown();
     await running;
     await close();
-    await connection?.close();
     await sim.close();
-    server.kill('SIGTERM');
+    await temporal.stop();
   }
 }
-
-const listing = {
-  address: { country_code: 'GB' },
-  description: 'Vintage tee #nike',
-  price_currency: 'GBP',
-  price_amount: '20.00',
-  national_shipping_cost: '3.50',
-  quantity: 1,
-  pictures: [{ url: 'https://img.example/x.jpg' }],
-  department: 'menswear',
-  product_type: 'tshirts',
-  condition: 'used_good',
-  brand_name: 'Nike',
-};
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const r = await run();

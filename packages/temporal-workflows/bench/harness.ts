@@ -3,13 +3,13 @@
 // is its own), a once-a-second RSS sampler, the history of every run of a workflow, and the feed rows.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import type { RunningSimulator } from '@selling-kit/simulator';
-import { SEARCH_ATTRIBUTE_FLAGS } from '../src/search-attributes.ts';
+import { FEED_HEADER, feedRow, startDevServer } from '../src/testing.ts';
+
+export { freePort } from '@selling-kit/simulator/testing';
 
 /**
  * A size parameter: `--<name> <n>` on the command line, else the environment variable `env` (so
@@ -25,14 +25,6 @@ export function param(name: string, env: string, fallback: number): number {
   return n;
 }
 
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const percentile = (xs: number[], p: number) => {
@@ -40,10 +32,10 @@ export const percentile = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
 };
 
-export const HEADER =
-  'sku,description,price_amount,price_currency,quantity,national_shipping_cost,pictures,department,product_type,condition,brand_name,country_code';
+export const HEADER = FEED_HEADER;
+/** A valid feed row of its own description and picture (the shared row of `../src/testing.ts`). */
 export const row = (sku: string) =>
-  `${sku},Bench tee ${sku} #nike,20.00,GBP,1,3.50,https://img.example/${sku}.jpg,menswear,tshirts,used_good,Nike,GB`;
+  feedRow(sku, { description: `Bench tee ${sku} #nike`, picture: `https://img.example/${sku}.jpg` });
 
 /**
  * A dev server with a data file in `dir`, and a client connection to it. `BENCH_TEMPORAL_DYNAMIC_CONFIG`
@@ -56,37 +48,15 @@ export const dynamicConfig = (process.env.BENCH_TEMPORAL_DYNAMIC_CONFIG ?? '')
   .filter(Boolean);
 
 export async function startTemporal(dir: string) {
-  const bin = process.env.TEMPORAL_CLI_PATH;
-  if (!bin) throw new Error('TEMPORAL_CLI_PATH is not set: source scripts/env.sh');
-  const port = await freePort();
-  const server = spawn(
-    bin,
-    [
-      'server',
-      'start-dev',
-      ...['--db-filename', join(dir, 't.db'), '--ip', '127.0.0.1', '--port', String(port)],
-      ...['--ui-port', String(await freePort()), '--headless', '--log-level', 'error'],
-      ...SEARCH_ATTRIBUTE_FLAGS,
-      ...dynamicConfig.flatMap((kv) => ['--dynamic-config-value', kv]),
-    ],
-    { stdio: 'ignore' },
-  );
-  const address = `127.0.0.1:${port}`;
-  let connection: Connection | undefined;
-  for (let i = 0; i < 200 && !connection; i++) {
-    connection = await Connection.connect({ address, connectTimeout: 1000 }).catch(async () => {
-      await sleep(200);
-      return undefined;
-    });
-  }
-  if (!connection) throw new Error(`the Temporal dev server did not answer on ${address}`);
+  const server = await startDevServer({ dir, dynamicConfig });
+  const connection = await Connection.connect({ address: server.address });
   return {
-    address,
-    server,
+    address: server.address,
+    server: server.process,
     client: new Client({ connection }),
     async stop() {
       await connection.close();
-      server.kill('SIGTERM');
+      await server.stop();
     },
   };
 }

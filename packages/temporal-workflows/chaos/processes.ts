@@ -1,15 +1,13 @@
 // The chaos harness's own stack of child processes: a Temporal dev server with a data file (killed and
 // restarted on the same file and port) and worker processes (src/worker-main.ts, SIGKILLed and started
 // again). Every child is registered once and killed when the harness ends, however it ends.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, createWriteStream, openSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
-import { SEARCH_ATTRIBUTE_FLAGS } from '../src/search-attributes.ts';
+import { freePort } from '@selling-kit/simulator/testing';
+import { devServerArgs, namespaceAnswers } from '../src/testing.ts';
 
-const run = promisify(execFile);
 const WORKER_MAIN = fileURLToPath(new URL('../src/worker-main.ts', import.meta.url));
 
 /** Children alive now: killed (SIGKILL) on any exit of this process. */
@@ -45,14 +43,7 @@ const exited = (child: ChildProcess) =>
     ? Promise.resolve()
     : new Promise<void>((r) => child.once('exit', () => r()));
 
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
+export { freePort };
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -70,15 +61,8 @@ export class TemporalServer {
     this.address = `127.0.0.1:${opts.port}`;
     this.dbFile = join(opts.dir, 'temporal.db');
     this.log = join(opts.dir, 'temporal.log');
-    this.args = [
-      'server',
-      'start-dev',
-      ...['--db-filename', this.dbFile, '--ip', '127.0.0.1', '--port', String(opts.port)],
-      ...['--ui-port', String(opts.uiPort), '--headless', '--log-level', 'error'],
-      ...SEARCH_ATTRIBUTE_FLAGS,
-      // Update-with-start (the lanes' acquire) needs multi-operations.
-      ...['--dynamic-config-value', 'frontend.enableExecuteMultiOperation=true'],
-    ];
+    // The tests' server flags (update-with-start on: the lanes' acquire needs multi-operations).
+    this.args = devServerArgs({ dbFile: this.dbFile, port: opts.port, uiPort: opts.uiPort });
   }
 
   /** Starts the server and waits until the default namespace answers. */
@@ -96,17 +80,8 @@ export class TemporalServer {
     }
   }
 
-  async answers(): Promise<boolean> {
-    try {
-      await run(
-        this.bin,
-        ['operator', 'namespace', 'describe', '--namespace', 'default', '--address', this.address],
-        { timeout: 5000 },
-      );
-      return true;
-    } catch {
-      return false;
-    }
+  answers(): Promise<boolean> {
+    return namespaceAnswers(this.bin, this.address);
   }
 
   /** SIGKILL: a crash, no clean shutdown. */

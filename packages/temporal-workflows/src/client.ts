@@ -1,37 +1,33 @@
 // Functions the CLI (and tests) call: start a bulk job (one shop or many), read its progress, pause /
-// resume / cancel it, read its report, mark a listing sold now. Schedules are in schedules.ts.
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+// resume / cancel it (the one control path: the CLI's `jobs pause|resume|cancel` call these), read its
+// report, mark a listing sold now. Schedules are in schedules.ts; ids and names in contract.ts. Nothing
+// here loads the worker runtime.
 import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import {
   bulkListingWorkflow,
-  cancelSignal,
+  cancelUpdate,
   multiShopJobWorkflow,
-  pauseSignal,
+  pauseUpdate,
   progressQuery,
   reconnectUpdate,
-  resumeSignal,
+  resumeUpdate,
   saleWorkflow,
-  sellerAuthWorkflowId,
   type SellerAuthState,
-  saleWorkflowId,
-  shopWorkflowId,
 } from './workflows/index.ts';
-import { readReportLines } from './activities/report.ts';
-import { shopsProblem } from './workflows/multi-shop.ts';
-import { DEFAULT_TASK_QUEUE } from './worker.ts';
+import { shopsProblem, sumProgress } from './workflows/multi-shop.ts';
+import {
+  bulkWorkflowId,
+  DEFAULT_TASK_QUEUE,
+  inlineFeedProblem,
+  saleWorkflowId,
+  sellerAuthWorkflowId,
+  shopWorkflowId,
+} from './contract.ts';
 import { jobSearchAttributes, JOB_ATTRIBUTE, OPERATION_ATTRIBUTE } from './search-attributes.ts';
-import type {
-  BulkJobInput,
-  BulkProgress,
-  ItemResult,
-  MultiShopJobInput,
-  SaleInput,
-  SaleResult,
-} from './types.ts';
+import type { BulkJobInput, BulkProgress, MultiShopJobInput, SaleInput, SaleResult } from './types.ts';
 
-export const bulkWorkflowId = (jobId: string) => `bulk:${jobId}`;
+export { bulkWorkflowId };
 
 export type StartJobInput = (BulkJobInput & { jobId: string }) | MultiShopJobInput;
 
@@ -41,6 +37,12 @@ export async function startBulkJob(
   input: StartJobInput,
   taskQueue = DEFAULT_TASK_QUEUE,
 ): Promise<WorkflowHandle<typeof bulkListingWorkflow | typeof multiShopJobWorkflow>> {
+  // An inline feed too large for Temporal's payloads is refused here, before anything starts.
+  const feeds = 'shops' in input ? [input.feed, ...input.shops.map((s) => s.feed)] : [input.feed];
+  for (const feed of feeds) {
+    const problem = feed?.content === undefined ? undefined : inlineFeedProblem(feed.content);
+    if (problem) throw new Error(`${feed!.path}: ${problem}`);
+  }
   if ('shops' in input) {
     if (!input.feed && input.shops.some((s) => !s.feed))
       throw new Error('a many-shop job needs `feed`, or a `feed` on every shop');
@@ -84,48 +86,24 @@ export async function getProgress(client: Client, jobId: string): Promise<BulkPr
           .catch(() => shops[shopId]!);
       }),
   );
-  const all = Object.values(shops);
-  const sum = (f: (s: BulkProgress) => number) => all.reduce((n, s) => n + f(s), 0);
-  return {
-    ...p,
-    shops,
-    total: sum((s) => s.total),
-    done: sum((s) => s.done),
-    failed: sum((s) => s.failed),
-    cancelled: sum((s) => s.cancelled ?? 0),
-    pending: sum((s) => s.pending),
-    currentRate: sum((s) => (s.state === 'running' ? s.currentRate : 0)),
-    rateLimited: sum((s) => s.rateLimited),
-    verified: sum((s) => s.verified),
-    etaMs: Math.max(0, ...all.map((s) => s.etaMs)),
-  };
+  return { ...p, shops, ...sumProgress(Object.values(shops)) };
 }
+
+// Job control is by update: the answer is the job's progress once the workflow has applied it (a many-
+// shop job has passed it on to its running shops). Only a worker applies an update: a caller that must
+// not wait for an absent worker checks for one first (the CLI does).
 
 /** Pause: the window in flight finishes, then nothing is sent (the shop's slots go back to its lane). */
-export const pauseJob = (client: Client, jobId: string, reason?: string) =>
-  handle(client, jobId).signal(pauseSignal, { reason });
-export const resumeJob = (client: Client, jobId: string) => handle(client, jobId).signal(resumeSignal);
-/** Cancel: the window in flight finishes cleanly; every item not sent is reported `cancelled`. */
-export const cancelJob = (client: Client, jobId: string) => handle(client, jobId).signal(cancelSignal);
+export const pauseJob = (client: Client, jobId: string, reason?: string): Promise<BulkProgress> =>
+  handle(client, jobId).executeUpdate(pauseUpdate, { args: [{ reason }] });
+export const resumeJob = (client: Client, jobId: string): Promise<BulkProgress> =>
+  handle(client, jobId).executeUpdate(resumeUpdate);
+/** Cancel: answered once the window in flight has stopped; every item not sent is reported `cancelled`. */
+export const cancelJob = (client: Client, jobId: string): Promise<BulkProgress> =>
+  handle(client, jobId).executeUpdate(cancelUpdate);
 
-/** The per-item report: `<reportDir>/<jobId>.ndjson`, or one file per shop for a many-shop job. */
-export async function readReport(
-  reportDir: string,
-  jobId: string,
-): Promise<(ItemResult & { shopId?: string })[]> {
-  const single = await readReportLines(reportDir, jobId);
-  if (single.length > 0) return single;
-  // A many-shop job: `<reportDir>/<jobId>/<shopId>.ndjson` (or `.parts/` while the shop runs).
-  const dir = join(reportDir, jobId.replace(/[^\w.-]/g, '_'));
-  const names = await readdir(dir).catch(() => [] as string[]);
-  const shops = new Set(
-    names.map((f) => /^(.*)\.(ndjson|parts)$/.exec(f)?.[1]).filter((s) => s !== undefined),
-  );
-  const out: (ItemResult & { shopId?: string })[] = [];
-  for (const shopId of [...shops].sort())
-    out.push(...(await readReportLines(reportDir, `${jobId}/${shopId}`)).map((r) => ({ ...r, shopId })));
-  return out;
-}
+/** The job's report (a many-shop job's from every shop): activities/report.ts reads it. */
+export { readReport } from './activities/report.ts';
 
 /**
  * Marks a listing sold now (a sale elsewhere) and waits for the answer. It does not queue behind bulk

@@ -1,5 +1,10 @@
+// `@selling-kit/temporal-workflows`: the client side — start, follow and control jobs, schedules, the
+// codec, the token stores, the webhook flows. It never loads @temporalio/worker (test/entry-points.test.ts):
+// the worker is `@selling-kit/temporal-workflows/worker` (worker-entry.ts), the names and ids every side
+// shares are `@selling-kit/temporal-workflows/contract` (contract.ts, re-exported here).
+export * from './contract.ts';
 export * from './client.ts';
-export * from './worker.ts';
+export * from './credentials-file.ts';
 export * from './connection-config.ts';
 export type * from './types.ts';
 export * from './codec.ts';
@@ -11,7 +16,7 @@ export * from './token-store.ts';
 export * from './token-store-pg.ts';
 export * from './token-store-open.ts';
 export * from './worker-tuning.ts';
-export * from './metrics.ts';
+export * from './metric-names.ts';
 export * from './tracing.ts';
 export { DEFAULT_ALLOWANCES } from './workflows/pacing.ts';
 export type { Credential, CredentialStore, SellerTokens, ShopNames, TokenStore } from './activities/index.ts';
@@ -23,15 +28,13 @@ export {
   bulkListingWorkflow,
   multiShopJobWorkflow,
   shopDirectoryWorkflow,
-  shopDirectoryWorkflowId,
 } from './workflows/index.ts';
 export type { ShopDirectory } from './workflows/index.ts';
 export { listWorkerShops } from './shop-directory.ts';
-export { INLINE_FEED_MAX_BYTES } from './activities/snapshot.ts';
 // What the CLI checks before it starts a job, with the worker's reader and rules.
 export { checkFeed as checkFeedFile } from './activities/feed.ts';
 export { printable, redactSource } from './activities/feed-source.ts';
-export { reportPath } from './activities/index.ts';
+export { reportPath } from './activities/report.ts';
 // Webhook-driven flows: delist on sale, offers to likers, and their receiver.
 export * from './webhook-receiver.ts';
 export * from './webhook-flows.ts';
@@ -39,10 +42,8 @@ export * from './sku-map.ts';
 export type * from './sales-types.ts';
 export {
   delistOnSaleWorkflow,
-  delistWorkflowId,
   reconcileSalesWorkflow,
   likerOffersWorkflow,
-  likerOffersWorkflowId,
   likerOffersStateQuery,
   likeSignal,
 } from './workflows/index.ts';

@@ -2,10 +2,16 @@
 // and the daily orders reconciliation. Each scheduled run is its own workflow execution, named by
 // the schedule plus its start time; its report is named after that execution. Every run carries the
 // job search attributes (SellingKitJobId: the schedule's workflow id prefix, shared by its runs).
-import type { Client, ScheduleDescription, ScheduleOptions, ScheduleSummary } from '@temporalio/client';
-import type { Duration } from '@temporalio/common';
+import type {
+  Client,
+  ScheduleDescription,
+  ScheduleOptions,
+  ScheduleOptionsStartWorkflowAction,
+  ScheduleSummary,
+} from '@temporalio/client';
+import type { Duration, Workflow } from '@temporalio/common';
 import { bulkListingWorkflow, reconcileOrdersWorkflow } from './workflows/index.ts';
-import { DEFAULT_TASK_QUEUE } from './worker.ts';
+import { DEFAULT_TASK_QUEUE, feedSyncWorkflowId, reconcileWorkflowId } from './contract.ts';
 import { jobSearchAttributes } from './search-attributes.ts';
 import type { BulkJobInput, ReconcileInput } from './types.ts';
 
@@ -39,6 +45,26 @@ function spec(timing: ScheduleTiming) {
     : { intervals: [{ every: timing.every! as Duration }] };
 }
 
+/**
+ * A schedule of this project's policies that starts `action`'s workflow every `timing`; its memo names
+ * its `kind`.
+ */
+export function createWorkflowSchedule<W extends Workflow>(
+  client: Client,
+  scheduleId: string,
+  timing: ScheduleTiming,
+  action: Omit<ScheduleOptionsStartWorkflowAction<W>, 'type'>,
+  kind: string,
+) {
+  return client.schedule.create<W>({
+    scheduleId,
+    spec: spec(timing),
+    action: { type: 'startWorkflow', ...action },
+    policies: SCHEDULE_POLICIES,
+    memo: { kind },
+  });
+}
+
 export async function createFeedSyncSchedule(
   client: Client,
   scheduleId: string,
@@ -46,21 +72,15 @@ export async function createFeedSyncSchedule(
   timing: ScheduleTiming,
   taskQueue = DEFAULT_TASK_QUEUE,
 ) {
-  const workflowId = `feed-sync:${scheduleId}`;
-  return client.schedule.create({
+  const workflowId = feedSyncWorkflowId(scheduleId);
+  const typedSearchAttributes = jobSearchAttributes(job.shop.shopId, workflowId, job.operation);
+  return createWorkflowSchedule(
+    client,
     scheduleId,
-    spec: spec(timing),
-    action: {
-      type: 'startWorkflow',
-      workflowType: bulkListingWorkflow,
-      args: [job],
-      taskQueue,
-      workflowId,
-      typedSearchAttributes: jobSearchAttributes(job.shop.shopId, workflowId, job.operation),
-    },
-    policies: SCHEDULE_POLICIES,
-    memo: { kind: 'feed-sync' },
-  });
+    timing,
+    { workflowType: bulkListingWorkflow, args: [job], taskQueue, workflowId, typedSearchAttributes },
+    'feed-sync',
+  );
 }
 
 export async function createOrdersReconciliationSchedule(
@@ -70,21 +90,15 @@ export async function createOrdersReconciliationSchedule(
   timing: ScheduleTiming = { cron: '0 3 * * *' },
   taskQueue = DEFAULT_TASK_QUEUE,
 ) {
-  const workflowId = `reconcile:${scheduleId}`;
-  return client.schedule.create({
+  const workflowId = reconcileWorkflowId(scheduleId);
+  const typedSearchAttributes = jobSearchAttributes(input.shop.shopId, workflowId, RECONCILE_OPERATION);
+  return createWorkflowSchedule(
+    client,
     scheduleId,
-    spec: spec(timing),
-    action: {
-      type: 'startWorkflow',
-      workflowType: reconcileOrdersWorkflow,
-      args: [input],
-      taskQueue,
-      workflowId,
-      typedSearchAttributes: jobSearchAttributes(input.shop.shopId, workflowId, RECONCILE_OPERATION),
-    },
-    policies: SCHEDULE_POLICIES,
-    memo: { kind: 'orders-reconciliation' },
-  });
+    timing,
+    { workflowType: reconcileOrdersWorkflow, args: [input], taskQueue, workflowId, typedSearchAttributes },
+    'orders-reconciliation',
+  );
 }
 
 export async function listSchedules(client: Client): Promise<ScheduleSummary[]> {

@@ -2,21 +2,19 @@
 // `SellingKitShop = "1001" AND SellingKitOperation = "create"`. A server must know them first:
 // `temporal server start-dev --search-attribute SellingKitShop=Keyword …` (SEARCH_ATTRIBUTE_FLAGS), or
 // `temporal operator search-attribute create --name SellingKitShop --type Keyword` on a real cluster.
-// Plain data (no runtime import), so workflow code uses it too (children of many-shop jobs).
+// Plain data (no runtime import), so workflow code uses it too (children of many-shop jobs). The names
+// are the contract's (contract.ts SEARCH_ATTRIBUTE_NAMES); these are the SDK's typed keys for them.
 import type { defineSearchAttributeKey, SearchAttributePair } from '@temporalio/common';
+import { SEARCH_ATTRIBUTE_NAMES } from './contract.ts';
+
+export { SEARCH_ATTRIBUTE_FLAGS } from './contract.ts';
 
 type KeywordKey = ReturnType<typeof defineSearchAttributeKey<'KEYWORD'>>;
 const keyword = (name: string): KeywordKey => ({ name, type: 'KEYWORD' });
 
-export const SHOP_ATTRIBUTE = keyword('SellingKitShop');
-export const JOB_ATTRIBUTE = keyword('SellingKitJobId');
-export const OPERATION_ATTRIBUTE = keyword('SellingKitOperation');
-
-/** Flags for `temporal server start-dev` that register the attributes. */
-export const SEARCH_ATTRIBUTE_FLAGS = [SHOP_ATTRIBUTE, JOB_ATTRIBUTE, OPERATION_ATTRIBUTE].flatMap((k) => [
-  '--search-attribute',
-  `${k.name}=Keyword`,
-]);
+export const SHOP_ATTRIBUTE = keyword(SEARCH_ATTRIBUTE_NAMES.shop);
+export const JOB_ATTRIBUTE = keyword(SEARCH_ATTRIBUTE_NAMES.jobId);
+export const OPERATION_ATTRIBUTE = keyword(SEARCH_ATTRIBUTE_NAMES.operation);
 
 export function jobSearchAttributes(shopId: string, jobId: string, operation: string): SearchAttributePair[] {
   return [

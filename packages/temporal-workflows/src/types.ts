@@ -1,5 +1,6 @@
 // Types shared by workflows (which may import nothing but @temporalio/workflow and types) and activities.
 // Types only: no runtime code here.
+import type { ProductRef } from '@selling-kit/api-client/core';
 
 /**
  * create: POST (verify-then-retry after unknown outcomes). upsert: PUT by SKU (creates or replaces).
@@ -78,7 +79,9 @@ export interface BulkJobOptions {
   maxItemTries?: number;
   /**
    * The app-wide budget of a cross-lister (OAuth) application, shared by every job of the app
-   * (default the spec's 30,000 per minute). Only used for `auth: 'oauth'` shops.
+   * (default the spec's 30,000 per minute). Only used for `auth: 'oauth'` shops. `headroom`: the part kept
+   * for requests outside bulk jobs (default 0.02, `DEFAULT_HEADROOM`); `leaseMs`: how long a share holds at
+   * least (default 30 s; allocators from 0.3 lease for at least 2.5 budget windows).
    */
   appBudget?: { appId: string; allowance?: Allowance; headroom?: number; leaseMs?: number };
 }
@@ -130,7 +133,8 @@ export interface MultiShopJobInput extends BulkJobOptions {
   childCheckMs?: number;
 }
 
-export type ItemRef = { sku: string } | { productId: number } | { slug: string };
+/** How an item or a sale addresses its listing: the client core's product reference. */
+export type ItemRef = ProductRef;
 
 /**
  * An item of the feed as the workflow holds it: its line, its key — never its body, which activities

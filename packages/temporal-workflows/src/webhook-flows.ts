@@ -5,14 +5,17 @@ import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/c
 import { DEFAULT_MIN_PERCENT_OFF, OFFER_LIFETIME_MS } from '@selling-kit/api-client/core';
 import {
   delistOnSaleWorkflow,
-  delistWorkflowId,
   likeSignal,
   likerOffersWorkflow,
-  likerOffersWorkflowId,
   reconcileSalesWorkflow,
 } from './workflows/index.ts';
-import { DEFAULT_TASK_QUEUE } from './worker.ts';
-import { SCHEDULE_POLICIES, type ScheduleTiming } from './schedules.ts';
+import {
+  DEFAULT_TASK_QUEUE,
+  delistWorkflowId,
+  likerOffersWorkflowId,
+  reconcileSalesWorkflowId,
+} from './contract.ts';
+import { createWorkflowSchedule, type ScheduleTiming } from './schedules.ts';
 import type { ShopRef } from './types.ts';
 import type { DelistInput, LikerOfferSettings, ReconcileSalesInput } from './sales-types.ts';
 
@@ -94,21 +97,16 @@ export async function createSalesReconciliationSchedule(
   timing: ScheduleTiming = { every: '1h' },
   taskQueue = DEFAULT_TASK_QUEUE,
 ) {
-  if (!timing.every && !timing.cron)
-    throw new Error('a schedule needs `every` (e.g. "1h") or `cron` (e.g. "0 3 * * *")');
-  return client.schedule.create({
+  return createWorkflowSchedule(
+    client,
     scheduleId,
-    spec: timing.cron
-      ? { cronExpressions: [timing.cron] }
-      : { intervals: [{ every: timing.every! as '1h' }] },
-    action: {
-      type: 'startWorkflow',
+    timing,
+    {
       workflowType: reconcileSalesWorkflow,
       args: [input],
       taskQueue,
-      workflowId: `reconcile-sales:${scheduleId}`,
+      workflowId: reconcileSalesWorkflowId(scheduleId),
     },
-    policies: SCHEDULE_POLICIES,
-    memo: { kind: 'reconcile-sales' },
-  });
+    'reconcile-sales',
+  );
 }

@@ -14,7 +14,7 @@ import {
   WebhookPayloadError,
   WebhookVerificationError,
 } from '@selling-kit/api-client/core';
-import { DEFAULT_TASK_QUEUE } from './worker.ts';
+import { DEFAULT_TASK_QUEUE } from './contract.ts';
 import { checkOfferSettings, recordLike, startDelist } from './webhook-flows.ts';
 import type { ConnectedShop, LikerOfferSettings } from './sales-types.ts';
 import type { ShopRef } from './types.ts';
@@ -64,17 +64,29 @@ export interface WebhookReceiver {
 
 class TooLarge extends Error {}
 
+/**
+ * The body, up to the limit. Above it (told by Content-Length, or crossed while streaming) the rest is
+ * read and dropped, not kept: the sender then gets the 413 instead of a reset connection (which it would
+ * retry as a network failure); the answer closes the connection.
+ */
 function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    const told = Number(req.headers['content-length'] ?? 0);
+    if (told > WEBHOOK_MAX_BODY_BYTES) {
+      req.resume();
+      return reject(new TooLarge());
+    }
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (c: Buffer) => {
+    const collect = (c: Buffer) => {
       size += c.length;
-      if (size > WEBHOOK_MAX_BODY_BYTES) {
-        reject(new TooLarge());
-        req.destroy();
-      } else chunks.push(c);
-    });
+      if (size <= WEBHOOK_MAX_BODY_BYTES) return void chunks.push(c);
+      req.off('data', collect);
+      chunks.length = 0;
+      req.resume();
+      reject(new TooLarge());
+    };
+    req.on('data', collect);
     req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
@@ -99,6 +111,14 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     res.end(JSON.stringify(body));
   };
 
+  /** An event of a seller none of the shops belongs to: accepted, nothing started. */
+  const unknownSeller = (res: ServerResponse, base: { eventId: string; eventType: string }) =>
+    answer(
+      res,
+      { ...base, status: 202, action: 'ignored', reason: 'unknown_seller' },
+      { ignored: 'unknown_seller' },
+    );
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://receiver');
     if (req.method === 'GET' && url.pathname === '/healthz')
@@ -112,8 +132,10 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     try {
       raw = await readBody(req);
     } catch (e) {
-      if (e instanceof TooLarge)
+      if (e instanceof TooLarge) {
+        res.setHeader('connection', 'close');
         return answer(res, { status: 413, action: 'rejected', reason: 'too_large' }, { error: 'too_large' });
+      }
       throw e;
     }
     let event;
@@ -131,12 +153,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
       return answer(res, { ...base, status: 200, action: 'ignored' }, { ignored: 'unknown_event_type' });
     if (event.event_type === 'v1:order.new' && options.delist !== false) {
       const shop = bySeller.get(event.data.seller_id);
-      if (!shop)
-        return answer(
-          res,
-          { ...base, status: 202, action: 'ignored', reason: 'unknown_seller' },
-          { ignored: 'unknown_seller' },
-        );
+      if (!shop) return unknownSeller(res, base);
       const { started, workflowId } = await startDelist(
         options.client,
         {
@@ -157,12 +174,7 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     }
     if (event.event_type === 'v1:product.like' && offers) {
       const shop = bySeller.get(event.data.seller_id);
-      if (!shop)
-        return answer(
-          res,
-          { ...base, status: 202, action: 'ignored', reason: 'unknown_seller' },
-          { ignored: 'unknown_seller' },
-        );
+      if (!shop) return unknownSeller(res, base);
       const { workflowId } = await recordLike(
         options.client,
         {

@@ -1,5 +1,5 @@
-// `node src/worker-main.ts`: a worker process, configured by environment variables (secrets stay in the
-// worker, never in workflow inputs):
+// `node src/worker-main.ts`: a worker process, configured by environment variables (read by
+// worker-env.ts, as `selling-kit worker` reads them; secrets stay in the worker, never in workflow inputs):
 //   Temporal's own client configuration (connection-config.ts, the `temporal` CLI's): a profile of
 //   temporal.toml (TEMPORAL_CONFIG_FILE, TEMPORAL_PROFILE), then
 //   TEMPORAL_ADDRESS          default 127.0.0.1:7233
@@ -23,10 +23,9 @@
 //   (SELLING_KIT_TOKEN_STORE may also be a postgres:// URL: the store shared by hosts, token-store-pg.ts)
 //   SELLING_KIT_METRICS_ADDRESS            host:port of a Prometheus endpoint (`/metrics`); off when unset
 //   SELLING_KIT_TRACING                    `otlp`: OpenTelemetry spans to OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT
-import { readFileSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { createWorker, DEFAULT_TASK_QUEUE, stopOnSignals } from './worker.ts';
+import { createWorker, stopOnSignals } from './worker.ts';
+import { DEFAULT_TASK_QUEUE } from './contract.ts';
+import { watchedCredentialsFile, workerEnvironment } from './worker-env.ts';
 import {
   connectOptions,
   ConnectionConfigError,
@@ -35,43 +34,19 @@ import {
   loadConnectionConfig,
   type TemporalConnectionConfig,
 } from './connection-config.ts';
-import { AesGcmCodec, CodecKeyError, codecEnabled, loadCodecKey, tokenStoreKeys } from './codec.ts';
+import { AesGcmCodec, CodecKeyError, loadCodecKey, tokenStoreKeys } from './codec.ts';
 import { openTokenStore } from './token-store-open.ts';
-import { tuningFromEnv, TuningError, type WorkerTuning } from './worker-tuning.ts';
-import { installMetrics, METRICS_ADDRESS_ENV } from './metrics.ts';
+import { TuningError, type WorkerTuning } from './worker-tuning.ts';
+import { installMetrics } from './metrics.ts';
 import { tracingFromEnv } from './tracing.ts';
-import type { Credential, CredentialStore, ShopNames } from './activities/index.ts';
+import type { CredentialStore, ShopNames } from './activities/index.ts';
 
 const env = process.env;
+const settings = workerEnvironment(env);
 const fail = (message: string): never => {
   console.error(message);
   process.exit(2);
 };
-
-/**
- * The credentials file, read again when its modification time changes (a rotated key, a new shop), and
- * its shop names for the shop directory (names only: clients never see a key).
- */
-function fileCredentials(path: string): { store: CredentialStore; names: ShopNames } {
-  let cache: { mtimeMs: number; shops: Record<string, Credential> } | undefined;
-  const read = () => {
-    const mtimeMs = statSync(path).mtimeMs;
-    if (cache?.mtimeMs === mtimeMs) return cache.shops;
-    try {
-      cache = { mtimeMs, shops: JSON.parse(readFileSync(path, 'utf8')) as Record<string, Credential> };
-    } catch (e) {
-      // Named, never quoted (it holds API keys); the last good copy stays in use.
-      if (!cache) throw new Error(`${path} is not valid JSON (${(e as Error).name})`);
-      console.error(
-        `${path} changed but is not valid JSON (${(e as Error).name}): keeping the last good copy`,
-      );
-      cache = { ...cache, mtimeMs };
-    }
-    return cache.shops;
-  };
-  read(); // a missing or broken file stops the worker at start
-  return { store: (ref) => read()[ref], names: () => Object.keys(read()) };
-}
 
 // Where to connect, checked before anything else starts (a missing CA file names its variable).
 let temporal: TemporalConnectionConfig;
@@ -81,21 +56,20 @@ try {
   if (!(e instanceof ConnectionConfigError)) throw e;
   temporal = fail(e.message);
 }
-const file = env.SELLING_KIT_CREDENTIALS;
-if (!file && !env.SELLING_KIT_TOKEN_STORE)
+const file = settings.credentialsFile;
+if (!file && !settings.tokenStore)
   fail('set SELLING_KIT_CREDENTIALS (API keys) and/or SELLING_KIT_TOKEN_STORE (OAuth sellers)');
-const encrypt = codecEnabled(env.SELLING_KIT_CODEC);
+const encrypt = settings.codec;
 let keys: ReturnType<typeof loadCodecKey> | undefined;
 try {
-  if (encrypt || env.SELLING_KIT_TOKEN_STORE)
-    keys = loadCodecKey(env.SELLING_KIT_KEY_FILE || join(homedir(), '.selling-kit', 'codec.key'));
+  if (encrypt || settings.tokenStore) keys = loadCodecKey(settings.keyFile);
 } catch (e) {
   if (!(e instanceof CodecKeyError)) throw e;
   fail(`${e.message}${encrypt ? ' (payload encryption is on: SELLING_KIT_CODEC=0 turns it off)' : ''}`);
 }
 let options: WorkerTuning;
 try {
-  options = tuningFromEnv(env);
+  options = settings.tuning();
 } catch (e) {
   if (!(e instanceof TuningError)) throw e;
   options = fail(e.message);
@@ -103,12 +77,12 @@ try {
 let credentials: CredentialStore = () => undefined;
 let shopNames: ShopNames = () => [];
 try {
-  if (file) ({ store: credentials, names: shopNames } = fileCredentials(file));
+  if (file) ({ store: credentials, names: shopNames } = watchedCredentialsFile(file));
 } catch (e) {
   fail(`SELLING_KIT_CREDENTIALS: ${(e as Error).message}`);
 }
 // Before the first connection: the runtime (and its exporter) is the process's.
-const metricsAddress = env[METRICS_ADDRESS_ENV]?.trim();
+const metricsAddress = settings.metricsAddress;
 if (metricsAddress) {
   try {
     installMetrics(metricsAddress);
@@ -117,9 +91,7 @@ if (metricsAddress) {
   }
 }
 // A file (one host) or a postgres:// URL (several hosts): token-store-open.ts.
-const tokens = env.SELLING_KIT_TOKEN_STORE
-  ? openTokenStore(env.SELLING_KIT_TOKEN_STORE, tokenStoreKeys(keys!))
-  : undefined;
+const tokens = settings.tokenStore ? openTokenStore(settings.tokenStore, tokenStoreKeys(keys!)) : undefined;
 const tracing = tracingFromEnv('selling-kit-worker');
 let started: Awaited<ReturnType<typeof createWorker>>;
 try {
@@ -127,7 +99,7 @@ try {
     tracing,
     ...connectOptions(temporal),
     namespace: temporal.namespace,
-    taskQueue: env.SELLING_KIT_TASK_QUEUE || undefined,
+    taskQueue: settings.taskQueue,
     credentials,
     shopNames,
     tokens,
@@ -144,7 +116,7 @@ stopOnSignals(worker, (signal) =>
 );
 if (metricsAddress) console.log(`metrics on http://${metricsAddress}/metrics`);
 console.log(
-  `worker ready on ${describeConnection(temporal)}, task queue ${env.SELLING_KIT_TASK_QUEUE || DEFAULT_TASK_QUEUE}`,
+  `worker ready on ${describeConnection(temporal)}, task queue ${settings.taskQueue ?? DEFAULT_TASK_QUEUE}`,
 );
 try {
   await worker.run();

@@ -14,8 +14,9 @@ import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import { createActivities, type ActivityDeps, type ShopDirectoryDeps } from './activities/index.ts';
 import { dataConverter, failureConverterPath } from './data-converter.ts';
 import { TRACING_WORKFLOW_MODULE, type Tracing } from './tracing.ts';
+import { DEFAULT_TASK_QUEUE } from './contract.ts';
 
-export const DEFAULT_TASK_QUEUE = 'selling-kit';
+export { DEFAULT_TASK_QUEUE } from './contract.ts';
 /** In-flight activities get this long to finish after a stop signal; then they are cancelled. */
 export const SHUTDOWN_GRACE_TIME = '10s';
 /**

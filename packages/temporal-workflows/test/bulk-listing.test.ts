@@ -5,13 +5,8 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
-import {
-  startSimulator,
-  createSeller,
-  createApiKey,
-  addAddress,
-  type RunningSimulator,
-} from '@selling-kit/simulator';
+import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
+import { addShop, validListing } from '@selling-kit/simulator/testing';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Worker as TemporalWorker } from '@temporalio/worker';
@@ -38,6 +33,8 @@ import { createOrder } from '../../simulator/src/domain/orders.ts';
 import { createListing } from '../../simulator/src/domain/products.ts';
 import { startCodecServer } from '../src/codec-server.ts';
 import type { BulkJobInput } from '../src/types.ts';
+import { FEED_HEADER, feedRow } from '../src/testing.ts';
+import { okOf } from './helpers.ts';
 
 const TIME_SCALE = 10; // the simulator's 10 s create window lasts 1 real second
 const taskQueue = `bulk-test-${randomUUID()}`;
@@ -53,10 +50,9 @@ const dir = mkdtempSync(join(tmpdir(), 'sk-bulk-'));
 beforeAll(async () => {
   Runtime.install({ logger: new DefaultLogger('WARN') });
   sim = await startSimulator({ port: 0, config: { timeScale: TIME_SCALE, fetchPictures: false } });
-  const seller = createSeller(sim.world, { username: 'bulk-shop' });
-  addAddress(sim.world, seller);
-  sellerId = seller.id;
-  const { key } = createApiKey(sim.world, 'partner-bulk', seller.id);
+  const shop = addShop(sim, { username: 'bulk-shop', partnerId: 'partner-bulk' });
+  sellerId = shop.sellerId;
+  const key = shop.apiKey;
   ({ worker, close: closeWorker } = await createWorker({
     address: process.env.TEMPORAL_TEST_ADDRESS!,
     taskQueue,
@@ -75,15 +71,16 @@ afterAll(async () => {
   await sim?.close();
 });
 
-const HEADER =
-  'sku,description,price_amount,price_currency,quantity,national_shipping_cost,pictures,department,product_type,condition,brand_name,country_code';
+const HEADER = FEED_HEADER;
 let feedNo = 0;
 /** A CSV of `n` valid listings, plus the given broken rows. */
 function csvFeed(prefix: string, n: number, broken: string[] = []): string {
-  const rows = Array.from(
-    { length: n },
-    (_, i) =>
-      `${prefix}-${i + 1},Vintage tee ${i + 1} #nike,${20 + (i % 7)}.00,GBP,1,3.50,https://img.example/${i}.jpg,menswear,tshirts,used_good,Nike,GB`,
+  const rows = Array.from({ length: n }, (_, i) =>
+    feedRow(`${prefix}-${i + 1}`, {
+      description: `Vintage tee ${i + 1} #nike`,
+      price: `${20 + (i % 7)}.00`,
+      picture: `https://img.example/${i}.jpg`,
+    }),
   );
   const path = join(dir, `feed-${++feedNo}.csv`);
   writeFileSync(path, [HEADER, ...rows, ...broken].join('\n') + '\n');
@@ -175,12 +172,7 @@ describe('bulk listing workflow', () => {
       expect(products).toHaveLength(40);
       expect(new Set(products.map((p) => p.sku)).size).toBe(40);
       const report = await readReport(dir, input.jobId);
-      expect(
-        report
-          .filter((r) => r.status === 'ok')
-          .map((r) => r.sku)
-          .sort(),
-      ).toEqual(products.map((p) => p.sku).sort());
+      expect(okOf(report, 'sku')).toEqual(products.map((p) => p.sku).sort());
     } finally {
       await admin('DELETE', '/admin/faults');
       sim.config.readAfterCreateDelayMs = 0;
@@ -447,20 +439,11 @@ describe('schedules', () => {
       sim.world,
       sim.config,
       seller,
-      {
+      validListing({
         sku: `R-${randomUUID().slice(0, 8)}`,
-        address: { country_code: 'GB' },
         description: 'Reconciled tee #nike',
-        price_currency: 'GBP',
-        price_amount: '20.00',
-        national_shipping_cost: '3.50',
-        quantity: 1,
         pictures: [{ url: 'https://img.example/r.jpg' }],
-        department: 'menswear',
-        product_type: 'tshirts',
-        condition: 'used_good',
-        brand_name: 'Nike',
-      },
+      }),
       { now: sim.world.clock.now(), skipPictureFetch: true },
     );
     const order = createOrder(sim.world, seller, [product.productId], {
@@ -512,6 +495,14 @@ describe('per-seller token refresh', () => {
   });
   afterAll(() => stop());
 
+  /** The auth workflow of the seller's tokens `tokenRef`, its id `<id>-<uuid>`, started on the queue. */
+  const startAuth = (id: string, tokenRef: string, over: { refreshAheadMs?: number } = {}) =>
+    client.workflow.start(sellerAuthWorkflow, {
+      taskQueue: queue,
+      workflowId: sellerAuthWorkflowId(`${id}-${randomUUID()}`),
+      args: [{ sellerId: String(sellerId), tokenRef, ...over }],
+    });
+
   /** A connected seller: an OAuth client and a token pair issued by the simulator. */
   function connect(ref: string, expiresInMs: number) {
     const app = createOAuthClient(sim.world, `partner-${ref}`, ['http://127.0.0.1/cb']);
@@ -547,11 +538,7 @@ describe('per-seller token refresh', () => {
   it('100 concurrent on-demand refreshes cause exactly one refresh; the rotated pair is stored and works', async () => {
     connect('seller-a', 3_600_000);
     const before = store.get('seller-a')!;
-    const handle = await client.workflow.start(sellerAuthWorkflow, {
-      taskQueue: queue,
-      workflowId: sellerAuthWorkflowId(`a-${randomUUID()}`),
-      args: [{ sellerId: String(sellerId), tokenRef: 'seller-a' }],
-    });
+    const handle = await startAuth('a', 'seller-a');
     sets = 0;
     const states = await Promise.all(
       Array.from({ length: 100 }, () => handle.executeUpdate(refreshUpdate, { args: [{ seenVersion: 0 }] })),
@@ -585,11 +572,7 @@ describe('per-seller token refresh', () => {
 
   it('refreshes by itself before expiry', async () => {
     connect('seller-b', 1_500);
-    const handle = await client.workflow.start(sellerAuthWorkflow, {
-      taskQueue: queue,
-      workflowId: sellerAuthWorkflowId(`b-${randomUUID()}`),
-      args: [{ sellerId: String(sellerId), tokenRef: 'seller-b', refreshAheadMs: 1_000 }],
-    });
+    const handle = await startAuth('b', 'seller-b', { refreshAheadMs: 1_000 });
     let state = await handle.query(authStateQuery);
     for (let i = 0; i < 100 && state.refreshes === 0; i++) {
       await new Promise((r) => setTimeout(r, 100));
@@ -602,11 +585,7 @@ describe('per-seller token refresh', () => {
 
   it('invalid_grant: a visible reauthorization_required state, no refresh loop', async () => {
     connect('seller-c', 3_600_000);
-    const handle = await client.workflow.start(sellerAuthWorkflow, {
-      taskQueue: queue,
-      workflowId: sellerAuthWorkflowId(`c-${randomUUID()}`),
-      args: [{ sellerId: String(sellerId), tokenRef: 'seller-c' }],
-    });
+    const handle = await startAuth('c', 'seller-c');
     sim.world.refreshTokens.delete(store.get('seller-c')!.refreshToken); // revoked by the seller
     const state = await handle.executeUpdate(refreshUpdate, { args: [{ seenVersion: 0 }] });
     expect(state).toMatchObject({ state: 'reauthorization_required', refreshes: 0 });

@@ -1,12 +1,7 @@
 // The activities' client cache (R16): a key rotated in the credential store is used by the next
 // activity, without a worker restart; a client an activity may still hold is not closed under it.
-import {
-  startSimulator,
-  createSeller,
-  createApiKey,
-  addAddress,
-  type RunningSimulator,
-} from '@selling-kit/simulator';
+import { createApiKey, startSimulator, type RunningSimulator } from '@selling-kit/simulator';
+import { addShop } from '@selling-kit/simulator/testing';
 import { createClientCache, type Credential } from '../src/activities/clients.ts';
 
 let sim: RunningSimulator;
@@ -14,9 +9,7 @@ let sellerId: number;
 
 beforeAll(async () => {
   sim = await startSimulator({ port: 0, config: { fetchPictures: false } });
-  const seller = createSeller(sim.world, { username: 'cache-shop' });
-  addAddress(sim.world, seller);
-  sellerId = seller.id;
+  sellerId = addShop(sim, { username: 'cache-shop' }).sellerId;
 });
 afterAll(() => sim?.close());
 

@@ -11,7 +11,7 @@ import {
   explainConnectError,
   loadConnectionConfig,
 } from '../src/connection-config.ts';
-import { makeTestCerts, type TestCerts } from './topology/tls-certs.ts';
+import { makeTestCerts, tomlTlsTable, type TestCerts } from './topology/tls-certs.ts';
 
 let certs: TestCerts;
 let dir: string;
@@ -33,10 +33,7 @@ beforeAll(async () => {
       'api_key = "profile-api-key"',
       '[profile.mtls]',
       'address = "127.0.0.1:7233"',
-      '[profile.mtls.tls]',
-      `server_ca_cert_path = "${certs.caCert}"`,
-      `client_cert_path = "${certs.clientCert}"`,
-      `client_key_path = "${certs.clientKey}"`,
+      ...tomlTlsTable('mtls', certs),
       '',
     ].join('\n'),
   );

@@ -3,18 +3,22 @@
 // worker marks the SKU sold on the other shops. Also: duplicate deliveries (after completion and at
 // the same instant), forged and stale signatures, a listing with stock left, the SKU mapping file, and
 // a missed webhook caught by the reconciliation schedule.
+import { orderNewEventData } from '@selling-kit/simulator/testing';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { webhookHeaders } from '@selling-kit/api-client/core';
-import { createListing } from '../../simulator/src/domain/products.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../src/webhook-receiver.ts';
+import {
+  startWebhookReceiver,
+  WEBHOOK_MAX_BODY_BYTES,
+  type WebhookReceiver,
+} from '../src/webhook-receiver.ts';
 import { createSalesReconciliationSchedule } from '../src/webhook-flows.ts';
 import { delistWorkflowId, type delistOnSaleWorkflow } from '../src/workflows/delist-on-sale.ts';
 import { parseSkuMap, loadSkuMap, SkuMapError } from '../src/sku-map.ts';
 import type { ConnectedShop, DelistResult } from '../src/sales-types.ts';
-import { admin, listingBody, startEnv, type TestEnv } from './helpers.ts';
+import { admin, listDirectly, startEnv, subscribeWebhooks, waitFor, type TestEnv } from './helpers.ts';
 
 const SECRET = 'whsec_delist_test';
 let env: TestEnv;
@@ -23,17 +27,8 @@ let shops: (ConnectedShop & { ref: string })[];
 let subscriptionId: string;
 const logged: string[] = [];
 
-async function list(shop: { sellerId: number }, sku: string, quantity = 1): Promise<number> {
-  const seller = env.sim.world.sellers.get(shop.sellerId)!;
-  const p = await createListing(
-    env.sim.world,
-    env.sim.config,
-    seller,
-    { ...listingBody(sku), quantity } as never,
-    { now: env.sim.world.clock.now(), skipPictureFetch: true },
-  );
-  return p.productId;
-}
+const list = async (shop: { sellerId: number }, sku: string, quantity = 1): Promise<number> =>
+  (await listDirectly(env, shop.sellerId, sku, { quantity })).productId;
 const stateOf = (shop: { sellerId: number }, sku: string) =>
   [...env.sim.world.sellers.get(shop.sellerId)!.products.values()].find((p) => p.sku === sku)?.state;
 
@@ -48,16 +43,6 @@ async function buy(shop: { sellerId: number }, productId: number): Promise<strin
 
 const delistHandle = (shopId: string, purchaseId: string) =>
   env.client.workflow.getHandle<typeof delistOnSaleWorkflow>(delistWorkflowId(shopId, purchaseId));
-
-async function waitFor<T>(what: string, f: () => T | undefined | Promise<T | undefined>, ms = 30_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** The `v1:order.new` body the simulator emitted for a purchase (delivered or not), as it sends it. */
 function orderEvent(purchaseId: string): string {
@@ -89,6 +74,16 @@ async function orderDelivery(purchaseId: string) {
 const post = (body: string, headers: Record<string, string>) =>
   fetch(receiver.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 
+/** Order webhooks of partner A's shops go to `url` → the subscription's id. */
+const subscribe = (url: string) => subscribeWebhooks(env, 'partner-dl-a', url, ['v1:order.new']);
+/** The receiver's options for this file's shops. */
+const receiverOptions = () => ({
+  client: env.client,
+  taskQueue: env.taskQueue,
+  secret: SECRET,
+  shops: shops.map(({ shopId, credentialRef, sellerId }) => ({ shopId, credentialRef, sellerId })),
+});
+
 beforeAll(async () => {
   env = await startEnv('delist');
   shops = ['dl-a', 'dl-b', 'dl-c'].map((ref) => {
@@ -96,20 +91,11 @@ beforeAll(async () => {
     return { shopId: s.shopId, credentialRef: ref, sellerId: s.sellerId, ref };
   });
   receiver = await startWebhookReceiver({
-    client: env.client,
-    taskQueue: env.taskQueue,
-    secret: SECRET,
-    shops: shops.map(({ shopId, credentialRef, sellerId }) => ({ shopId, credentialRef, sellerId })),
+    ...receiverOptions(),
     log: (e) => logged.push(JSON.stringify(e)),
   });
   await admin(env, 'PATCH', '/admin/partners/partner-dl-a', { webhookSecret: SECRET });
-  subscriptionId = (
-    (await admin(env, 'POST', '/admin/webhooks', {
-      partnerId: 'partner-dl-a',
-      url: receiver.url,
-      eventTypes: ['v1:order.new'],
-    })) as { id: string }
-  ).id;
+  subscriptionId = await subscribe(receiver.url);
 }, 120_000);
 afterAll(async () => {
   await receiver?.close();
@@ -171,13 +157,7 @@ describe('delist on sale', () => {
       expect(result.outcomes.filter((o) => o.status === 'sold')).toHaveLength(1);
       expect(stateOf(b!, 'DL-DUP-2')).toBe('sold');
     } finally {
-      subscriptionId = (
-        (await admin(env, 'POST', '/admin/webhooks', {
-          partnerId: 'partner-dl-a',
-          url: receiver.url,
-          eventTypes: ['v1:order.new'],
-        })) as { id: string }
-      ).id;
+      subscriptionId = await subscribe(receiver.url);
     }
   });
 
@@ -188,18 +168,12 @@ describe('delist on sale', () => {
       id: randomUUID(),
       event_type: 'v1:order.new',
       created_at: new Date().toISOString(),
-      data: {
+      data: orderNewEventData({
         seller_id: a!.sellerId,
         purchase_id: purchaseId,
         status: 'SHIPPING_PENDING',
-        currency: 'GBP',
-        buyer_pays_amount: '10.00',
-        seller_receives_amount: '9.00',
-        fee_amount: '1.00',
-        buyer_shipping_price: '0.00',
-        buyer_address: { city: 'London', postal_code: 'E1 6AN', country: 'GB' },
         line_items: [{ product_id: 1, slug: 'x' }],
-      },
+      }),
     });
     const forged = await post(event, webhookHeaders(event, 'whsec_not_the_secret'));
     expect(forged.status).toBe(401);
@@ -220,6 +194,29 @@ describe('delist on sale', () => {
     expect(logged.some((l) => l.includes('"signature_mismatch"'))).toBe(true);
   });
 
+  it('a body above the limit is answered 413 (not a reset connection), told by its length or as it streams', async () => {
+    const big = 'x'.repeat(WEBHOOK_MAX_BODY_BYTES + 1);
+    const told = await post(big, webhookHeaders(big, SECRET));
+    expect(told.status).toBe(413);
+    expect(await told.json()).toEqual({ error: 'too_large' });
+    // Chunked, with no Content-Length: refused once the limit is crossed while reading.
+    const chunks = [Buffer.alloc(512 * 1024, 'y'), Buffer.alloc(512 * 1024, 'y'), Buffer.alloc(1024, 'y')];
+    const streamed = await fetch(receiver.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: new ReadableStream({
+        pull(controller) {
+          const next = chunks.shift();
+          if (next) controller.enqueue(next);
+          else controller.close();
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect(logged.filter((l) => l.includes('"too_large"'))).toHaveLength(2);
+  });
+
   it('a listing with stock left at the source is delisted nowhere', async () => {
     const [a, b] = shops;
     const sold = await list(a!, 'DL-STOCK-1', 2);
@@ -235,26 +232,16 @@ describe('delist on sale', () => {
     const [a, b, c] = shops;
     const path = join(env.dir, 'sku-map.json');
     writeFileSync(path, JSON.stringify([{ [a!.shopId]: 'MAP-A-1', [b!.shopId]: 'MAP-B-1' }]));
-    const mapped = await startWebhookReceiver({
-      client: env.client,
-      taskQueue: env.taskQueue,
-      secret: SECRET,
-      shops: shops.map(({ shopId, credentialRef, sellerId }) => ({ shopId, credentialRef, sellerId })),
-      skuMapPath: path,
-    });
+    const mapped = await startWebhookReceiver({ ...receiverOptions(), skuMapPath: path });
     try {
       const sold = await list(a!, 'MAP-A-1');
       await list(b!, 'MAP-B-1');
       await list(c!, 'MAP-A-1'); // C is not in the entry: the same SKU
       await admin(env, 'DELETE', `/admin/webhooks/${subscriptionId}`);
-      const sub = (await admin(env, 'POST', '/admin/webhooks', {
-        partnerId: 'partner-dl-a',
-        url: mapped.url,
-        eventTypes: ['v1:order.new'],
-      })) as { id: string };
+      const mappedId = await subscribe(mapped.url);
       const purchaseId = await buy(a!, sold);
       const result = await delisted(a!.shopId, purchaseId).finally(() =>
-        admin(env, 'DELETE', `/admin/webhooks/${sub.id}`),
+        admin(env, 'DELETE', `/admin/webhooks/${mappedId}`),
       );
       expect(result.outcomes).toEqual([
         { shopId: b!.shopId, sku: 'MAP-B-1', status: 'sold' },
@@ -263,13 +250,7 @@ describe('delist on sale', () => {
       expect(stateOf(b!, 'MAP-B-1')).toBe('sold');
     } finally {
       await mapped.close();
-      subscriptionId = (
-        (await admin(env, 'POST', '/admin/webhooks', {
-          partnerId: 'partner-dl-a',
-          url: receiver.url,
-          eventTypes: ['v1:order.new'],
-        })) as { id: string }
-      ).id;
+      subscriptionId = await subscribe(receiver.url);
     }
   });
 

@@ -1,7 +1,6 @@
 // Bulk jobs past the happy path (issue 10): cancel across continue-as-new, history bytes per item,
 // cancelling a large job, slow answers, poison items, a failing API, cancellation through Temporal, a
 // child whose parent is gone. Real dev server (global set-up), simulator over 127.0.0.1.
-import { randomUUID } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -10,17 +9,14 @@ import { fileURLToPath } from 'node:url';
 import { WorkflowFailedError } from '@temporalio/client';
 import { CancelledFailure } from '@temporalio/common';
 import { startBulkJob, readReport, getProgress, cancelJob, resumeJob } from '../src/client.ts';
+import { bulkWorkflowId } from '../src/contract.ts';
 import { bulkListingWorkflow, type BulkCarry } from '../src/workflows/bulk-listing.ts';
 import { shopWorkflowId } from '../src/workflows/multi-shop.ts';
 import { laneWorkflowId } from '../src/workflows/shop-lane.ts';
-import { createListing } from '../../simulator/src/domain/products.ts';
-import { admin, csvFeed, job, listingBody, products, startEnv, type TestEnv } from './helpers.ts';
+import { addFault, admin, csvFeed, job, listDirectly, products, useTestEnv } from './helpers.ts';
+import { shopsWithFeeds, startShopsJob } from './many-shop-jobs.ts';
 
-let env: TestEnv;
-beforeAll(async () => {
-  env = await startEnv('durable');
-}, 120_000);
-afterAll(() => env?.close());
+const env = useTestEnv('durable');
 afterEach(() => admin(env, 'DELETE', '/admin/faults'));
 
 const until = async (check: () => Promise<boolean> | boolean, ms = 60_000) => {
@@ -71,7 +67,7 @@ describe('durable bulk jobs', () => {
     const input = job(env, shop, csvFeed(env, 'DJC', 30));
     const handle = await env.client.workflow.start(bulkListingWorkflow, {
       taskQueue: env.taskQueue,
-      workflowId: `bulk:${input.jobId}`,
+      workflowId: bulkWorkflowId(input.jobId),
       args: [input, emptyCarry({ cancelled: true })],
     });
     const result = await handle.result();
@@ -84,11 +80,7 @@ describe('durable bulk jobs', () => {
 
   it('history stays under 300 bytes per item; continue-as-new goes on while creates are in doubt', async () => {
     const shop = env.shop('dj-bytes');
-    await admin(env, 'POST', '/admin/faults', {
-      type: 'timeout_after_commit',
-      operationId: 'products.create',
-      count: 4,
-    });
+    await addFault(env, { type: 'timeout_after_commit', operationId: 'products.create', count: 4 });
     const input = job(env, shop, csvFeed(env, 'DJB', 1000), {
       allowance: { limit: 100, windowMs: 1000 },
       windowsPerRun: 5,
@@ -99,11 +91,13 @@ describe('durable bulk jobs', () => {
     const listed = products(env, shop.sellerId, 'DJB');
     expect(new Set(listed.map((p) => p.sku)).size).toBe(1000);
     expect(listed).toHaveLength(1000);
-    const h = await historyOf(`bulk:${input.jobId}`);
+    const h = await historyOf(bulkWorkflowId(input.jobId));
     if (process.env.DEBUG_HISTORY) {
       const { temporal } = await import('@temporalio/proto');
       const sizes: Record<string, [number, number]> = {};
-      for await (const w of env.client.workflow.list({ query: `WorkflowId = 'bulk:${input.jobId}'` })) {
+      for await (const w of env.client.workflow.list({
+        query: `WorkflowId = '${bulkWorkflowId(input.jobId)}'`,
+      })) {
         const hist = await env.client.workflow.getHandle(w.workflowId, w.runId).fetchHistory();
         for (const e of hist.events!) {
           const type = String(e.eventType);
@@ -135,7 +129,7 @@ describe('durable bulk jobs', () => {
     expect(result.cancelled).toBe(by('cancelled') + by('unknown'));
     expect(result.failed).toBe(by('invalid') + by('failed'));
     expect(result.done + result.failed + result.cancelled).toBe(20_001);
-    expect((await historyOf(`bulk:${input.jobId}`)).bytes).toBeLessThan(1024 * 1024);
+    expect((await historyOf(bulkWorkflowId(input.jobId))).bytes).toBeLessThan(1024 * 1024);
   }, 120_000);
 
   it('a feed URL slower than a heartbeat timeout is read once, without timing out', async () => {
@@ -163,8 +157,7 @@ describe('durable bulk jobs', () => {
 
   it('answers slower than the heartbeat timeout: each item is sent once', async () => {
     const shop = env.shop('dj-slow');
-    for (const sku of ['DJS-2', 'DJS-5'])
-      await admin(env, 'POST', '/admin/faults', { type: 'latency', sku, latencyMs: 12_000 });
+    for (const sku of ['DJS-2', 'DJS-5']) await addFault(env, { type: 'latency', sku, latencyMs: 12_000 });
     const input = job(env, shop, csvFeed(env, 'DJS', 8));
     const result = await (await startBulkJob(env.client, input, env.taskQueue)).result();
     expect(result).toMatchObject({ state: 'finished', done: 8, failed: 0 });
@@ -178,11 +171,7 @@ describe('durable bulk jobs', () => {
 
   it('a SKU that belonged to a listing before the job is reported with its own code, not as created', async () => {
     const shop = env.shop('dj-taken');
-    const seller = env.sim.world.sellers.get(shop.sellerId)!;
-    const before = await createListing(env.sim.world, env.sim.config, seller, listingBody('DJE-2') as never, {
-      now: env.sim.world.clock.now(),
-      skipPictureFetch: true,
-    });
+    const before = await listDirectly(env, shop.sellerId, 'DJE-2');
     const input = job(env, shop, csvFeed(env, 'DJE', 4));
     const result = await (await startBulkJob(env.client, input, env.taskQueue)).result();
     expect(result).toMatchObject({ state: 'finished', done: 3, failed: 1 });
@@ -194,12 +183,8 @@ describe('durable bulk jobs', () => {
   it('a poison item (always 500) is reported failed after its tries, with its last code; the rest are listed', async () => {
     const shop = env.shop('dj-poison');
     // Its creates always fail; its lookups answer (absent), so each try is confirmed not applied.
-    await admin(env, 'POST', '/admin/faults', {
-      type: 'error_500',
-      sku: 'DJP-3',
-      operationId: 'products.create',
-    });
-    await admin(env, 'POST', '/admin/faults', { type: 'error_500', sku: 'DJU-4' });
+    await addFault(env, { type: 'error_500', sku: 'DJP-3', operationId: 'products.create' });
+    await addFault(env, { type: 'error_500', sku: 'DJU-4' });
     const create = job(env, shop, csvFeed(env, 'DJP', 6), { maxItemTries: 3 });
     const upsert = job(env, shop, csvFeed(env, 'DJU', 6), { maxItemTries: 3, operation: 'upsert' });
     const [c, u] = await Promise.all(
@@ -221,7 +206,7 @@ describe('durable bulk jobs', () => {
 
   it('an API that answers every item with a 5xx pauses the job with the reason; resume finishes it', async () => {
     const shop = env.shop('dj-down');
-    await admin(env, 'POST', '/admin/faults', { type: 'error_500', operationId: 'products.update*' });
+    await addFault(env, { type: 'error_500', operationId: 'products.update*' });
     const input = job(env, shop, csvFeed(env, 'DJD', 80), { operation: 'upsert' });
     const handle = await startBulkJob(env.client, input, env.taskQueue);
     await until(async () => (await getProgress(env.client, input.jobId)).state === 'paused');
@@ -282,11 +267,7 @@ describe('durable bulk jobs', () => {
       });
     };
     // 20 simulated seconds = 2 real seconds before a new listing can be read back.
-    await fetch(`${env.sim.adminUrl}/admin/config`, {
-      method: 'PATCH',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ readAfterCreateDelayMs: 20_000 }),
-    });
+    await admin(env, 'PATCH', '/admin/config', { readAfterCreateDelayMs: 20_000 });
     const first = await spawnWorker();
     let second: ChildProcess | undefined;
     try {
@@ -305,11 +286,7 @@ describe('durable bulk jobs', () => {
     } finally {
       first.kill('SIGKILL');
       second?.kill('SIGTERM');
-      await fetch(`${env.sim.adminUrl}/admin/config`, {
-        method: 'PATCH',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ readAfterCreateDelayMs: 0 }),
-      });
+      await admin(env, 'PATCH', '/admin/config', { readAfterCreateDelayMs: 0 });
     }
   }, 150_000);
 
@@ -338,22 +315,9 @@ describe('durable bulk jobs', () => {
 
   it("a shop's job whose many-shop parent is gone still finishes as finished", async () => {
     const [a, b] = [env.shop('dj-orph-a'), env.shop('dj-orph-b')];
-    const jobId = `orphans-${randomUUID()}`;
-    const handle = await startBulkJob(
-      env.client,
-      {
-        jobId,
-        shops: [a, b].map((s, i) => ({
-          shopId: s.shopId,
-          credentialRef: s.ref,
-          feed: { path: csvFeed(env, `DJO${i}`, 40), format: 'csv' },
-        })),
-        operation: 'create',
-        reportDir: env.dir,
-        allowance: { limit: 10, windowMs: 1000 },
-      },
-      env.taskQueue,
-    );
+    const { jobId, handle } = await startShopsJob(env, 'orphans', shopsWithFeeds(env, [a, b], 'DJO', 40), {
+      allowance: { limit: 10, windowMs: 1000 },
+    });
     await until(async () => products(env, a.sellerId, 'DJO0').length > 0);
     await handle.terminate('the parent goes away');
     for (const shop of [a, b]) {

@@ -1,37 +1,23 @@
 // Feed reading without a server: a snapshot of the feed, chunks of items without bodies, bodies read back
 // by line, local validation, and bad input (spreadsheet exports, broken lines, wrong types, binary
 // files) reported per line or refused with a clear, printable message.
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ApplicationFailure } from '@temporalio/common';
 import { readChunk, readItems } from '../src/activities/feed.ts';
 import { readSnapshotRecords, takeSnapshot } from '../src/activities/snapshot.ts';
 import type { FeedFormat, FeedSnapshot } from '../src/types.ts';
+import { basicCsv, failure, feedFile } from './feed-files.ts';
 
-const header = 'sku,description,price_amount,price_currency,quantity';
 const EXAMPLE = new URL('../../../examples/listings.csv', import.meta.url);
 
 /** A feed file with `content`, snapshotted into a directory of its own. */
 async function snapshot(content: string | Buffer, format: FeedFormat, name = `feed.${format}`) {
-  const dir = mkdtempSync(join(tmpdir(), 'sk-feed-'));
-  const path = join(dir, name);
-  writeFileSync(path, content);
+  const { dir, path } = feedFile(content, name);
   return takeSnapshot({ path, format }, join(dir, 'snapshot'));
 }
 
-const csv = (lines: string[]) => snapshot([header, ...lines].join('\n') + '\n', 'csv');
-
-/** The rejection of `promise` (it must reject). */
-async function failure(promise: Promise<unknown>): Promise<ApplicationFailure> {
-  return promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e: ApplicationFailure) => e,
-  );
-}
+const csv = (lines: string[]) => snapshot(basicCsv(lines), 'csv');
 
 describe('CSV feeds', () => {
   it('reports a row with too many or too few fields as malformed and keeps every other row', async () => {

@@ -6,15 +6,12 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import {
-  startSimulator,
-  createSeller,
-  createApiKey,
-  addAddress,
-  type RunningSimulator,
-} from '@selling-kit/simulator';
+import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
+import { addShop, validListing } from '@selling-kit/simulator/testing';
+import { createListing } from '../../simulator/src/domain/products.ts';
+import { FEED_HEADER, feedRow } from '../src/testing.ts';
 import { createWorker, type WorkerOptions } from '../src/worker.ts';
-import type { BulkJobInput } from '../src/types.ts';
+import type { BulkJobInput, ItemResult } from '../src/types.ts';
 
 export const TIME_SCALE = 10; // the simulator's 10 s create window lasts 1 real second
 
@@ -74,11 +71,13 @@ export async function startEnv(name: string, over: Partial<WorkerOptions> = {}):
     dir,
     keys,
     shop(ref) {
-      const seller = createSeller(sim.world, { username: `${ref}-${randomUUID().slice(0, 6)}` });
-      addAddress(sim.world, seller);
-      keys.set(ref, { baseUrl: sim.url, apiKey: createApiKey(sim.world, `partner-${ref}`, seller.id).key });
+      const { sellerId, credential } = addShop(sim, {
+        username: `${ref}-${randomUUID().slice(0, 6)}`,
+        partnerId: `partner-${ref}`,
+      });
+      keys.set(ref, credential);
       // Shop ids are unique per test file: lanes of other files (other simulators) never mix in.
-      return { sellerId: seller.id, shopId: `${name}-${seller.id}-${randomUUID().slice(0, 4)}`, ref };
+      return { sellerId, shopId: `${name}-${sellerId}-${randomUUID().slice(0, 4)}`, ref };
     },
     worker,
     async close() {
@@ -89,10 +88,24 @@ export async function startEnv(name: string, over: Partial<WorkerOptions> = {}):
   };
 }
 
-export const HEADER =
-  'sku,description,price_amount,price_currency,quantity,national_shipping_cost,pictures,department,product_type,condition,brand_name,country_code';
+/** The test file's environment: started before its tests (`startEnv`), closed after them. */
+export function useTestEnv(name: string, over: Partial<WorkerOptions> = {}): TestEnv {
+  const env = {} as TestEnv;
+  beforeAll(async () => {
+    Object.assign(env, await startEnv(name, over));
+  }, 120_000);
+  afterAll(() => env.close?.());
+  return env;
+}
+
+export const HEADER = FEED_HEADER;
+/** Row `i` of a feed: its own description, price and picture. */
 export const row = (sku: string, i = 0) =>
-  `${sku},Vintage tee ${i} #nike,${20 + (i % 7)}.00,GBP,1,3.50,https://img.example/${i}.jpg,menswear,tshirts,used_good,Nike,GB`;
+  feedRow(sku, {
+    description: `Vintage tee ${i} #nike`,
+    price: `${20 + (i % 7)}.00`,
+    picture: `https://img.example/${i}.jpg`,
+  });
 
 let feedNo = 0;
 /** A CSV feed of `n` valid listings `<prefix>-1…n`, plus the given extra rows. */
@@ -137,26 +150,68 @@ export const admin = (env: TestEnv, method: string, path: string, body?: unknown
     body: body ? JSON.stringify(body) : undefined,
   }).then((r) => r.json());
 
+/** One fault rule on the simulator (its /admin/faults surface). */
+export const addFault = (env: TestEnv, rule: { type: string } & Record<string, unknown>) =>
+  admin(env, 'POST', '/admin/faults', rule);
+
+/** Fault rules on one operation, by type → probability, added in the order given. */
+export async function addFaults(env: TestEnv, operationId: string, probabilities: Record<string, number>) {
+  for (const [type, probability] of Object.entries(probabilities))
+    await addFault(env, { type, operationId, probability });
+}
+
+/** Subscribes `url` to the partner's webhooks of `eventTypes` → the subscription's id. */
+export async function subscribeWebhooks(
+  env: TestEnv,
+  partnerId: string,
+  url: string,
+  eventTypes: string[],
+): Promise<string> {
+  return ((await admin(env, 'POST', '/admin/webhooks', { partnerId, url, eventTypes })) as { id: string }).id;
+}
+
+/** `f`'s first truthy answer, asked every 50 ms; fails naming `what` after `ms`. */
+export async function waitFor<T>(
+  what: string,
+  f: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 30_000,
+): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The `field` of every item a job's report has as ok, sorted. */
+export const okOf = <K extends keyof ItemResult>(report: ItemResult[], field: K) =>
+  report
+    .filter((r) => r.status === 'ok')
+    .map((r) => r[field])
+    .sort();
+
 export function products(env: TestEnv, sellerId: number, prefix: string) {
   return [...env.sim.world.sellers.get(sellerId)!.products.values()].filter((p) =>
     p.sku?.startsWith(`${prefix}-`),
   );
 }
 
-/** A listing created straight in the simulator's world (not through the API). */
-export function listingBody(sku: string) {
-  return {
-    sku,
-    address: { country_code: 'GB' },
-    description: 'Vintage tee #nike',
-    price_currency: 'GBP',
-    price_amount: '20.00',
-    national_shipping_cost: '3.50',
-    quantity: 1,
-    pictures: [{ url: 'https://img.example/x.jpg' }],
-    department: 'menswear',
-    product_type: 'tshirts',
-    condition: 'used_good',
-    brand_name: 'Nike',
-  };
-}
+/** A valid listing's body for `sku`. */
+export const listingBody = (sku: string) => validListing({ sku });
+
+/** A listing created straight in the simulator's world (not through the API), `over` its valid body. */
+export const listDirectly = (
+  env: TestEnv,
+  sellerId: number,
+  sku: string,
+  over: Record<string, unknown> = {},
+) =>
+  createListing(
+    env.sim.world,
+    env.sim.config,
+    env.sim.world.sellers.get(sellerId)!,
+    { ...listingBody(sku), ...over } as never,
+    { now: env.sim.world.clock.now(), skipPictureFetch: true },
+  );

@@ -17,7 +17,8 @@ import {
 import { startBulkJob } from '../src/client.ts';
 import { listWorkerShops } from '../src/shop-directory.ts';
 import { INLINE_FEED_MAX_BYTES as EXPORTED_LIMIT } from '../src/index.ts';
-import { HEADER, job, products, row, startEnv, type TestEnv } from './helpers.ts';
+import { HEADER, job, products, row, useTestEnv } from './helpers.ts';
+import { shopRefs, startShopsJob } from './many-shop-jobs.ts';
 
 const snapshotDir = () => join(mkdtempSync(join(tmpdir(), 'sk-inline-')), 'job.snapshot');
 
@@ -113,11 +114,7 @@ describe('inline feeds: the snapshot', () => {
 });
 
 describe('inline feeds and the shop directory on a real worker', () => {
-  let env: TestEnv;
-  beforeAll(async () => {
-    env = await startEnv('inline', { shopNames: () => [...env.keys.keys(), 'zeta', 'alpha', 'alpha'] });
-  }, 120_000);
-  afterAll(() => env?.close());
+  const env = useTestEnv('inline', { shopNames: () => [...env.keys.keys(), 'zeta', 'alpha', 'alpha'] });
 
   it('a job for one shop lists the items it carries (nothing read from the worker’s disk)', async () => {
     const shop = env.shop('in-a');
@@ -138,19 +135,10 @@ describe('inline feeds and the shop directory on a real worker', () => {
   it('a job for many shops hands the inline feed to each shop, a few at a time', async () => {
     const [a, b, c] = [env.shop('in-b'), env.shop('in-c'), env.shop('in-d')];
     const content = [HEADER, row('IM-1'), row('IM-2', 1)].join('\n') + '\n';
-    const handle = await startBulkJob(
-      env.client,
-      {
-        jobId: `inline-many-${randomUUID()}`,
-        shops: [a, b, c].map((s) => ({ shopId: s.shopId, credentialRef: s.ref })),
-        feed: { path: 'n8n:binary:many.csv', format: 'csv', content },
-        operation: 'create',
-        reportDir: env.dir,
-        maxConcurrentShops: 2,
-        allowance: { limit: 20, windowMs: 1000 },
-      },
-      env.taskQueue,
-    );
+    const { handle } = await startShopsJob(env, 'inline-many', shopRefs([a, b, c]), {
+      feed: { path: 'n8n:binary:many.csv', format: 'csv', content },
+      maxConcurrentShops: 2,
+    });
     expect(await handle.result()).toMatchObject({ state: 'finished', total: 6, done: 6 });
     for (const s of [a, b, c]) expect(products(env, s.sellerId, 'IM')).toHaveLength(2);
   });

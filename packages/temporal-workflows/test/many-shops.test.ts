@@ -15,18 +15,12 @@ import {
 import { shopWorkflowId } from '../src/workflows/multi-shop.ts';
 import type { SellerTokens } from '../src/activities/index.ts';
 import { createMemoryTokenStore } from '../src/token-store.ts';
-import { admin, csvFeed, job, products, startEnv, type TestEnv } from './helpers.ts';
+import { admin, csvFeed, job, products, useTestEnv } from './helpers.ts';
+import { shopsWithFeeds, startShopsJob } from './many-shop-jobs.ts';
 import { createSeller, addAddress } from '@selling-kit/simulator';
 
 const tokens = new Map<string, SellerTokens>();
-let env: TestEnv;
-
-beforeAll(async () => {
-  env = await startEnv('many', {
-    tokens: createMemoryTokenStore(tokens),
-  });
-}, 120_000);
-afterAll(() => env?.close());
+const env = useTestEnv('many', { tokens: createMemoryTokenStore(tokens) });
 
 const counters = async () =>
   (await admin(env, 'GET', '/admin/counters')) as {
@@ -77,23 +71,10 @@ function connect(app: { clientId: string; clientSecret: string }, ref: string, s
 describe('one job over many shops', () => {
   it('fans out a child job per shop, each at its own allowance; progress by query; a report per shop', async () => {
     const shops = [env.shop('m-1'), env.shop('m-2'), env.shop('m-3')];
-    const jobId = `many-${randomUUID()}`;
-    const handle = await startBulkJob(
-      env.client,
-      {
-        jobId,
-        shops: shops.map((s, i) => ({
-          shopId: s.shopId,
-          credentialRef: s.ref,
-          feed: { path: csvFeed(env, `M${i}`, 30), format: 'csv' },
-        })),
-        operation: 'create',
-        reportDir: env.dir,
-        allowance: { limit: 10, windowMs: 1000 },
-        maxConcurrentShops: 2,
-      },
-      env.taskQueue,
-    );
+    const { jobId, handle } = await startShopsJob(env, 'many', shopsWithFeeds(env, shops, 'M', 30), {
+      allowance: { limit: 10, windowMs: 1000 },
+      maxConcurrentShops: 2,
+    });
     let seen = await getProgress(env.client, jobId);
     for (let i = 0; i < 100 && !Object.values(seen.shops ?? {}).some((s) => s.done > 0); i++) {
       await new Promise((r) => setTimeout(r, 100));
@@ -123,23 +104,10 @@ describe('one job over many shops', () => {
 
   it('cancel reaches every running shop; shops not started yet are cancelled without a request', async () => {
     const shops = [env.shop('c-1'), env.shop('c-2'), env.shop('c-3')];
-    const jobId = `many-${randomUUID()}`;
-    const handle = await startBulkJob(
-      env.client,
-      {
-        jobId,
-        shops: shops.map((s, i) => ({
-          shopId: s.shopId,
-          credentialRef: s.ref,
-          feed: { path: csvFeed(env, `C${i}`, 40), format: 'csv' },
-        })),
-        operation: 'create',
-        reportDir: env.dir,
-        allowance: { limit: 5, windowMs: 1000 },
-        maxConcurrentShops: 2,
-      },
-      env.taskQueue,
-    );
+    const { jobId, handle } = await startShopsJob(env, 'many', shopsWithFeeds(env, shops, 'C', 40), {
+      allowance: { limit: 5, windowMs: 1000 },
+      maxConcurrentShops: 2,
+    });
     while ((await getProgress(env.client, jobId)).done < 5) await new Promise((r) => setTimeout(r, 50));
     await cancelJob(env.client, jobId);
     const result = await handle.result();
@@ -215,31 +183,17 @@ describe('cross-lister jobs (OAuth sellers)', () => {
     try {
       const app = oauthApp();
       const sellers = [0, 1, 2].map((i) => connect(app, `app-${i}-${randomUUID().slice(0, 6)}`));
-      const jobId = `app-${randomUUID()}`;
-      const result = await (
-        await startBulkJob(
-          env.client,
-          {
-            jobId,
-            shops: sellers.map((s, i) => ({
-              shopId: s.shopId,
-              credentialRef: s.ref,
-              auth: 'oauth' as const,
-              feed: { path: csvFeed(env, `AB${i}`, 40), format: 'csv' as const },
-            })),
-            operation: 'create',
-            reportDir: env.dir,
-            allowance: { limit: 20, windowMs: 1000 },
-            appBudget: {
-              appId: app.clientId,
-              allowance: { limit: 40, windowMs: 1000 },
-              headroom: 0.1,
-              leaseMs: 1000,
-            },
-          },
-          env.taskQueue,
-        )
-      ).result();
+      const shops = shopsWithFeeds(env, sellers, 'AB', 40).map((s) => ({ ...s, auth: 'oauth' as const }));
+      const { handle } = await startShopsJob(env, 'app', shops, {
+        allowance: { limit: 20, windowMs: 1000 },
+        appBudget: {
+          appId: app.clientId,
+          allowance: { limit: 40, windowMs: 1000 },
+          headroom: 0.1,
+          leaseMs: 1000,
+        },
+      });
+      const result = await handle.result();
       expect(result).toMatchObject({ state: 'finished', done: 120, failed: 0, rateLimited: 0 });
       sellers.forEach((s, i) => expect(products(env, s.sellerId, `AB${i}`)).toHaveLength(40));
       const c = (await counters()).rateLimits;

@@ -4,9 +4,9 @@
 // waits. A bad address stops the worker with the variable named.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@selling-kit/simulator/testing';
 import { startBulkJob } from '../src/client.ts';
 import {
   ITEMS_METRIC,
@@ -24,16 +24,6 @@ beforeAll(async () => {
   env = await startEnv('metrics');
 }, 60_000);
 afterAll(() => env?.close(), 60_000);
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 function spawnWorker(extra: NodeJS.ProcessEnv, queue: string, credentials: string) {
   const child = spawn(process.execPath, [workerMain], {

@@ -3,7 +3,6 @@
 // worker sends the offers to the simulator. The delay is honoured, one offer per liker within the
 // lifetime however often they like, none once the listing is sold, the minimum percentage and the
 // product's currency respected, and hundreds of likes across continue-as-new.
-import { createListing } from '../../simulator/src/domain/products.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../src/webhook-receiver.ts';
 import { checkOfferSettings, recordLike } from '../src/webhook-flows.ts';
 import { offerCents } from '../src/activities/offers.ts';
@@ -12,7 +11,7 @@ import {
   likerOffersWorkflowId,
   type likerOffersWorkflow,
 } from '../src/workflows/offers-to-likers.ts';
-import { admin, listingBody, startEnv, type TestEnv } from './helpers.ts';
+import { admin, listDirectly, startEnv, subscribeWebhooks, waitFor, type TestEnv } from './helpers.ts';
 
 const SECRET = 'whsec_offers_test';
 const DELAY_MS = 1500;
@@ -20,17 +19,8 @@ let env: TestEnv;
 let receiver: WebhookReceiver;
 let shop: { shopId: string; credentialRef: string; sellerId: number };
 
-async function list(sku: string, over: Record<string, unknown> = {}): Promise<number> {
-  const seller = env.sim.world.sellers.get(shop.sellerId)!;
-  const p = await createListing(
-    env.sim.world,
-    env.sim.config,
-    seller,
-    { ...listingBody(sku), ...over } as never,
-    { now: env.sim.world.clock.now(), skipPictureFetch: true },
-  );
-  return p.productId;
-}
+const list = async (sku: string, over: Record<string, unknown> = {}): Promise<number> =>
+  (await listDirectly(env, shop.sellerId, sku, over)).productId;
 const offersOf = (productId: number) =>
   env.sim.world.sellers.get(shop.sellerId)!.offers.filter((o) => o.productId === productId);
 const handle = (productId: number) =>
@@ -38,20 +28,6 @@ const handle = (productId: number) =>
 const like = (productId: number, likerId: number) =>
   admin(env, 'POST', `/admin/products/${productId}/likes`, { likerId });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor<T>(
-  what: string,
-  f: () => T | undefined | false | Promise<T | undefined | false>,
-  ms = 30_000,
-) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 beforeAll(async () => {
   env = await startEnv('offers');
@@ -65,11 +41,7 @@ beforeAll(async () => {
     offers: { delayMs: DELAY_MS, percentOff: 10 },
   });
   await admin(env, 'PATCH', '/admin/partners/partner-of-a', { webhookSecret: SECRET });
-  await admin(env, 'POST', '/admin/webhooks', {
-    partnerId: 'partner-of-a',
-    url: receiver.url,
-    eventTypes: ['v1:product.like'],
-  });
+  await subscribeWebhooks(env, 'partner-of-a', receiver.url, ['v1:product.like']);
 }, 120_000);
 afterAll(async () => {
   await receiver?.close();

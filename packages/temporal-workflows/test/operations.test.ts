@@ -3,40 +3,27 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WorkflowFailedError } from '@temporalio/client';
-import { createListing } from '../../simulator/src/domain/products.ts';
 import { getProgress, markAsSold, readReport, startBulkJob } from '../src/client.ts';
 import { cancelUpdate, pauseUpdate, resumeUpdate } from '../src/workflows/bulk-listing.ts';
 import {
+  addFaults,
   admin,
   csvFeed,
   HEADER,
   job,
+  listDirectly,
   listingBody,
+  okOf,
   products,
   row,
-  startEnv,
+  useTestEnv,
   writeFeed,
-  type TestEnv,
 } from './helpers.ts';
 
-let env: TestEnv;
+const env = useTestEnv('ops');
 
-beforeAll(async () => {
-  env = await startEnv('ops');
-}, 120_000);
-afterAll(() => env?.close());
-
-async function listed(sellerId: number, skus: string[]) {
-  const seller = env.sim.world.sellers.get(sellerId)!;
-  return Promise.all(
-    skus.map((sku) =>
-      createListing(env.sim.world, env.sim.config, seller, listingBody(sku) as never, {
-        now: env.sim.world.clock.now(),
-        skipPictureFetch: true,
-      }),
-    ),
-  );
-}
+const listed = (sellerId: number, skus: string[]) =>
+  Promise.all(skus.map((sku) => listDirectly(env, sellerId, sku)));
 
 const counters = async () =>
   (await admin(env, 'GET', '/admin/counters')) as {
@@ -168,36 +155,14 @@ describe('faults at workflow level', () => {
   it('500s, connection resets before and after commit, 504s and a read-after-create delay: 0 duplicates, 0 lost', async () => {
     const shop = env.shop('ops-f');
     env.sim.config.readAfterCreateDelayMs = 1_500;
-    await admin(env, 'POST', '/admin/faults', {
-      type: 'error_500',
-      operationId: 'products.create',
-      probability: 0.15,
+    await addFaults(env, 'products.create', {
+      error_500: 0.15,
+      error_502: 0.05,
+      reset_before_commit: 0.1,
+      reset_after_commit: 0.1,
+      timeout_after_commit: 0.1,
     });
-    await admin(env, 'POST', '/admin/faults', {
-      type: 'error_502',
-      operationId: 'products.create',
-      probability: 0.05,
-    });
-    await admin(env, 'POST', '/admin/faults', {
-      type: 'reset_before_commit',
-      operationId: 'products.create',
-      probability: 0.1,
-    });
-    await admin(env, 'POST', '/admin/faults', {
-      type: 'reset_after_commit',
-      operationId: 'products.create',
-      probability: 0.1,
-    });
-    await admin(env, 'POST', '/admin/faults', {
-      type: 'timeout_after_commit',
-      operationId: 'products.create',
-      probability: 0.1,
-    });
-    await admin(env, 'POST', '/admin/faults', {
-      type: 'error_500',
-      operationId: 'products.getBySku',
-      probability: 0.1,
-    });
+    await addFaults(env, 'products.getBySku', { error_500: 0.1 });
     try {
       const input = job(env, shop, csvFeed(env, 'FLT', 60));
       const result = await (await startBulkJob(env.client, input, env.taskQueue)).result();
@@ -208,12 +173,7 @@ describe('faults at workflow level', () => {
       expect(new Set(made.map((p) => p.sku)).size).toBe(60);
       const report = await readReport(env.dir, input.jobId);
       expect(report).toHaveLength(60);
-      expect(
-        report
-          .filter((r) => r.status === 'ok')
-          .map((r) => r.productId)
-          .sort(),
-      ).toEqual(made.map((p) => p.productId).sort());
+      expect(okOf(report, 'productId')).toEqual(made.map((p) => p.productId).sort());
       const fired = (await admin(env, 'GET', '/admin/faults')) as {
         rules?: { type: string; fired: number }[];
       };
@@ -231,16 +191,7 @@ describe('faults at workflow level', () => {
       shop.sellerId,
       Array.from({ length: 20 }, (_, i) => `PG-${i}`),
     );
-    await admin(env, 'POST', '/admin/faults', {
-      type: 'error_500',
-      operationId: 'products.patch*',
-      probability: 0.2,
-    });
-    await admin(env, 'POST', '/admin/faults', {
-      type: 'timeout_after_commit',
-      operationId: 'products.patch*',
-      probability: 0.2,
-    });
+    await addFaults(env, 'products.patch*', { error_500: 0.2, timeout_after_commit: 0.2 });
     try {
       const path = writeFeed(
         env,

@@ -5,43 +5,28 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { ApplicationFailure } from '@temporalio/common';
 import { readChunk } from '../src/activities/feed.ts';
 import { createFeedActivities, reportUnreadLines } from '../src/activities/feed-activities.ts';
 import type { ActivityContext } from '../src/activities/context.ts';
 import { readReportLines } from '../src/activities/report.ts';
 import { readSnapshotRecords, removeSnapshot, takeSnapshot } from '../src/activities/snapshot.ts';
+import { BASIC_HEADER, basicCsv, failure, feedFile } from './feed-files.ts';
 
-const header = 'sku,description,price_amount,price_currency,quantity';
 const rows = (from: number, to: number, tag = '') =>
   Array.from({ length: to - from + 1 }, (_, i) => `S-${from + i},Item ${from + i}${tag},10.00,GBP,1`);
 
-function feedFile(lines: string[]): { dir: string; path: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'sk-snap-'));
-  const path = join(dir, 'feed.csv');
-  writeFileSync(path, [header, ...lines].join('\n') + '\n');
-  return { dir, path };
-}
-
-async function failure(promise: Promise<unknown>): Promise<ApplicationFailure> {
-  return promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e: ApplicationFailure) => e,
-  );
-}
+const csvFile = (lines: string[]) => feedFile(basicCsv(lines));
 
 describe('snapshots', () => {
   it('are taken once: a retry returns the same snapshot, and the job keeps reading it while the feed is rewritten', async () => {
-    const { dir, path } = feedFile(rows(1, 500));
+    const { dir, path } = csvFile(rows(1, 500));
     const at = join(dir, 'job.snapshot');
     const s = await takeSnapshot({ path, format: 'csv' }, at);
     expect(s).toMatchObject({ dir: at, source: path, format: 'csv', total: 500 });
     expect(s.sha256).toMatch(/^[0-9a-f]{64}$/);
 
     // The exporter rewrites the feed (other items, other order) and the activity is retried.
-    writeFileSync(path, [header, ...rows(1, 800, ' (new)').reverse()].join('\n') + '\n');
+    writeFileSync(path, basicCsv(rows(1, 800, ' (new)').reverse()));
     expect(await takeSnapshot({ path, format: 'csv' }, at)).toEqual(s);
     const chunk = await readChunk(s, 450, 100, 'patch');
     expect(chunk).toMatchObject({ total: 500, nextOffset: 500, done: true });
@@ -56,10 +41,10 @@ describe('snapshots', () => {
   });
 
   it('a new job of the same id does not adopt the snapshot an earlier job left behind', async () => {
-    const { dir, path } = feedFile(rows(1, 10));
+    const { dir, path } = csvFile(rows(1, 10));
     const at = join(dir, 'job.snapshot');
     const earlier = await takeSnapshot({ path, format: 'csv' }, at, undefined, 'run-1');
-    writeFileSync(path, [header, ...rows(1, 30)].join('\n') + '\n');
+    writeFileSync(path, basicCsv(rows(1, 30)));
     expect(await takeSnapshot({ path, format: 'csv' }, at, undefined, 'run-1')).toEqual(earlier);
     const next = await takeSnapshot({ path, format: 'csv' }, at, undefined, 'run-2');
     expect(next.total).toBe(30);
@@ -67,11 +52,11 @@ describe('snapshots', () => {
   });
 
   it('a replaced or removed snapshot fails the read instead of serving other items', async () => {
-    const { dir, path } = feedFile(rows(1, 50));
+    const { dir, path } = csvFile(rows(1, 50));
     const at = join(dir, 'job.snapshot');
     const first = await takeSnapshot({ path, format: 'csv' }, at);
     await removeSnapshot(first);
-    writeFileSync(path, [header, ...rows(1, 50, ' (new)')].join('\n') + '\n');
+    writeFileSync(path, basicCsv(rows(1, 50, ' (new)')));
     const second = await takeSnapshot({ path, format: 'csv' }, at);
     expect(second.sha256).not.toBe(first.sha256);
 
@@ -86,7 +71,7 @@ describe('snapshots', () => {
   });
 
   it('a feed that cannot be read leaves no snapshot and no temporary files', async () => {
-    const { dir, path } = feedFile(['S-1,"unclosed,10.00,GBP,1', ...rows(2, 500)]);
+    const { dir, path } = csvFile(['S-1,"unclosed,10.00,GBP,1', ...rows(2, 500)]);
     const at = join(dir, 'job.snapshot');
     const e = await failure(takeSnapshot({ path, format: 'csv' }, at));
     expect(e.type).toBe('FeedUnreadable');
@@ -97,7 +82,7 @@ describe('snapshots', () => {
   });
 
   it('reports progress while it reads (the activity heartbeats from it)', async () => {
-    const { dir, path } = feedFile(rows(1, 3000));
+    const { dir, path } = csvFile(rows(1, 3000));
     let calls = 0;
     await takeSnapshot({ path, format: 'csv' }, join(dir, 'job.snapshot'), () => calls++);
     expect(calls).toBeGreaterThanOrEqual(5);
@@ -108,7 +93,7 @@ describe('URL feeds', () => {
   let server: Server;
   let base: string;
   const seen: { url?: string; authorization?: string }[] = [];
-  const csvBody = [header, ...rows(1, 20)].join('\r\n') + '\r\n';
+  const csvBody = [BASIC_HEADER, ...rows(1, 20)].join('\r\n') + '\r\n';
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -188,7 +173,7 @@ describe('the lines of a cancelled job', () => {
       if (n % 250 === 125) return `,Item ${n},10.00,GBP,1`;
       return `S-${n},Item ${n},10.00,GBP,1`;
     });
-    const { dir, path } = feedFile(lines);
+    const { dir, path } = csvFile(lines);
     const s = await takeSnapshot({ path, format: 'csv' }, join(dir, 'job.snapshot'));
     const at = { reportDir: join(dir, 'reports'), jobId: 'job-1', part: '0001-000009-unread' };
     const beats: number[] = [];
@@ -236,7 +221,7 @@ describe('the lines of a cancelled job', () => {
   });
 
   it('readFeedChunk writes its invalid items to the report and gives the workflow their count', async () => {
-    const { dir, path } = feedFile(['S-1,Item 1,10.00,GBP,1', 'S-2,Item 2', 'S-3,Item 3,10.00,GBP,1']);
+    const { dir, path } = csvFile(['S-1,Item 1,10.00,GBP,1', 'S-2,Item 2', 'S-3,Item 3,10.00,GBP,1']);
     const s = await takeSnapshot({ path, format: 'csv' }, join(dir, 'job.snapshot'));
     const at = { reportDir: join(dir, 'reports'), jobId: 'job-2', part: '0001-000001-feed' };
     const { readFeedChunk } = createFeedActivities({} as ActivityContext);

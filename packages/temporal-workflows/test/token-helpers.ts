@@ -47,6 +47,30 @@ export async function startTokenProcess(file: string, keys: readonly Buffer[]) {
   };
 }
 
+type TokenProcess = Awaited<ReturnType<typeof startTokenProcess>>;
+
+/**
+ * `times` refreshes of one seller, the processes taking turns, each asking for the next version as the
+ * auth workflow does; stops the processes and returns the failures' messages.
+ */
+export async function rotateInTurns(workers: TokenProcess[], ref: string, times: number): Promise<string[]> {
+  const failures: string[] = [];
+  try {
+    let version = 1;
+    for (let i = 0; i < times; i++) {
+      const r = await workers[i % workers.length]!.call<{ version?: number }>({
+        op: 'refresh',
+        ref,
+        version: version + 1,
+      }).catch((e: Error) => (failures.push(e.message), undefined));
+      version = r?.version ?? version + 1;
+    }
+  } finally {
+    workers.forEach((w) => w.stop());
+  }
+  return failures;
+}
+
 export function connectSeller(sim: RunningSimulator, expiresInMs = 3_600_000) {
   const world = sim.world;
   const app = createOAuthClient(world, `partner-${randomUUID().slice(0, 6)}`, ['http://127.0.0.1/cb']);

@@ -9,7 +9,7 @@ import type { SellerTokens } from '../src/activities/index.ts';
 import { createPgTokenStore, DEFAULT_TOKEN_TABLE, type PgTokenStore } from '../src/token-store-pg.ts';
 import { isDatabaseUrl, openTokenStore } from '../src/token-store-open.ts';
 import { startPostgres, type Postgres } from './topology/postgres.ts';
-import { connectSeller, startTokenProcess, stopTokenProcesses } from './token-helpers.ts';
+import { connectSeller, rotateInTurns, startTokenProcess, stopTokenProcesses } from './token-helpers.ts';
 
 const key = randomBytes(32);
 const DB = 'tokens';
@@ -119,21 +119,7 @@ describe('PostgreSQL token store', () => {
     const seller = connectSeller(sim);
     await store().set(seller.ref, seller.login());
     const workers = await Promise.all([startTokenProcess(url, [key]), startTokenProcess(url, [key])]);
-    const failures: string[] = [];
-    try {
-      let version = 1;
-      for (let i = 0; i < 100; i++) {
-        // As the auth workflow does: ask for the next version, from whichever worker gets the task.
-        const r = await workers[i % 2]!.call<{ version?: number }>({
-          op: 'refresh',
-          ref: seller.ref,
-          version: version + 1,
-        }).catch((e: Error) => (failures.push(e.message), undefined));
-        version = r?.version ?? version + 1;
-      }
-    } finally {
-      workers.forEach((w) => w.stop());
-    }
+    const failures = await rotateInTurns(workers, seller.ref, 100);
     expect(failures).toEqual([]);
     const stored = (await store().get(seller.ref))!;
     expect(stored.version).toBe(101);

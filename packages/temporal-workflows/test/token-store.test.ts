@@ -13,7 +13,7 @@ import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { createAuthActivities } from '../src/activities/auth.ts';
 import type { SellerTokens, TokenStore } from '../src/activities/index.ts';
 import { createFileTokenStore } from '../src/token-store.ts';
-import { connectSeller, startTokenProcess, stopTokenProcesses } from './token-helpers.ts';
+import { connectSeller, rotateInTurns, startTokenProcess, stopTokenProcesses } from './token-helpers.ts';
 
 const key = randomBytes(32);
 const dir = mkdtempSync(join(tmpdir(), 'sk-tokens-'));
@@ -122,21 +122,7 @@ describe('token rotation by several worker processes', () => {
     const seller = connectSeller(sim);
     await createFileTokenStore(file, key).set(seller.ref, seller.login());
     const workers = await Promise.all([tokenProcess(file), tokenProcess(file)]);
-    const failures: string[] = [];
-    try {
-      let version = 1;
-      for (let i = 0; i < 100; i++) {
-        // As the auth workflow does: ask for the next version, from whichever worker gets the task.
-        const r = await workers[i % 2]!.call<{ version?: number }>({
-          op: 'refresh',
-          ref: seller.ref,
-          version: version + 1,
-        }).catch((e: Error) => (failures.push(e.message), undefined));
-        version = r?.version ?? version + 1;
-      }
-    } finally {
-      workers.forEach((w) => w.stop());
-    }
+    const failures = await rotateInTurns(workers, seller.ref, 100);
     expect(failures).toEqual([]);
     const stored = (await createFileTokenStore(file, key).get(seller.ref))!;
     expect(stored.version).toBe(101);

@@ -2,60 +2,20 @@
 // likers): one run of each on the real dev server, replayed with the current code together with the
 // committed histories under test/histories/ (which test/replay.test.ts replays too).
 // `UPDATE_HISTORIES=1` records `<type>@<RELEASE>.json` where missing (append-only, then prettier).
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { Worker } from '@temporalio/worker';
-import { createListing } from '../../simulator/src/domain/products.ts';
-import { workflowCode } from '../src/worker.ts';
 import { recordLike, startDelist } from '../src/webhook-flows.ts';
 import { delistWorkflowId, likerOffersWorkflowId, reconcileSalesWorkflow } from '../src/workflows/index.ts';
-import { admin, listingBody, startEnv, type TestEnv } from './helpers.ts';
+import { admin, listDirectly, useTestEnv } from './helpers.ts';
+import { freshHistories, HISTORIES_DIR, RELEASE, replayHistories } from './replay-histories.ts';
 
-const dir = fileURLToPath(new URL('./histories/', import.meta.url));
-const RELEASE = '0.2';
-let env: TestEnv;
-
-beforeAll(async () => {
-  env = await startEnv('flows-replay');
-}, 120_000);
-afterAll(() => env?.close());
-
-const exportHistory = (workflowId: string): unknown =>
-  JSON.parse(
-    execFileSync(
-      process.env.TEMPORAL_CLI_PATH!,
-      [
-        'workflow',
-        'show',
-        '--workflow-id',
-        workflowId,
-        '--address',
-        process.env.TEMPORAL_TEST_ADDRESS!,
-        '--output',
-        'json',
-      ],
-      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-    ),
-  );
+const env = useTestEnv('flows-replay');
 
 it('replays the delist, sales reconciliation and offers workflows with the current code', async () => {
   const [a, b] = [env.shop('fr-a'), env.shop('fr-b')];
   const refs = [a, b].map((s) => ({ shopId: s.shopId, credentialRef: s.ref }));
   const make = async (s: { sellerId: number }, sku: string) =>
-    (
-      await createListing(
-        env.sim.world,
-        env.sim.config,
-        env.sim.world.sellers.get(s.sellerId)!,
-        listingBody(sku) as never,
-        {
-          now: env.sim.world.clock.now(),
-          skipPictureFetch: true,
-        },
-      )
-    ).productId;
+    (await listDirectly(env, s.sellerId, sku)).productId;
   const sold = await make(a, 'FR-1');
   await make(b, 'FR-1');
   const order = (await admin(env, 'POST', '/admin/orders', { sellerId: a.sellerId, productIds: [sold] })) as {
@@ -103,29 +63,15 @@ it('replays the delist, sales reconciliation and offers workflows with the curre
     'reconcile-sales': reconcileId,
     'offers-to-likers': offersId,
   };
-  const histories = Object.entries(fresh).map(([name, id]) => ({
-    name,
-    workflowId: id,
-    history: exportHistory(id),
-  }));
-  if (process.env.UPDATE_HISTORIES === '1')
-    for (const h of histories) {
-      const file = `${dir}${h.name}@${RELEASE}.json`;
-      if (!existsSync(file)) writeFileSync(file, JSON.stringify(h.history, null, 2) + '\n');
-    }
+  const histories = freshHistories(fresh);
   const committed = Object.keys(fresh)
-    .map((name) => `${dir}${name}@${RELEASE}.json`)
+    .map((name) => `${HISTORIES_DIR}${name}@${RELEASE}.json`)
     .filter((f) => existsSync(f));
   expect(committed).toHaveLength(3);
-  const failures: string[] = [];
-  let replayed = 0;
-  for await (const r of Worker.runReplayHistories({ ...workflowCode, replayName: 'webhook-flows-replay' }, [
-    ...histories.map(({ workflowId, history }) => ({ workflowId, history: history as never })),
-    ...committed.map((f) => ({ workflowId: f, history: JSON.parse(readFileSync(f, 'utf8')) as never })),
-  ])) {
-    replayed++;
-    if (r.error) failures.push(`${r.workflowId}: ${r.error.message}`);
-  }
+  const { failures, replayed } = await replayHistories('webhook-flows-replay', [
+    ...histories,
+    ...committed.map((f) => ({ workflowId: f, history: JSON.parse(readFileSync(f, 'utf8')) as unknown })),
+  ]);
   expect(failures).toEqual([]);
   expect(replayed).toBe(6);
 }, 120_000);

@@ -23,7 +23,7 @@ export { jsonLineLogger } from './logging.ts';
 export type * from './logging.ts';
 export type { ProductRef } from './product-ref.ts';
 export { ProductsResource } from './resources/products.ts';
-export type { ProductListParams } from './resources/products.ts';
+export type { CreateOptions, ProductListParams } from './resources/products.ts';
 export { OffersResource } from './resources/offers.ts';
 export type { AutoOffers } from './resources/offers.ts';
 export { OrdersResource } from './resources/orders.ts';

@@ -13,6 +13,7 @@
 // then climbs back linearly over a few windows. Pure: it computes waits from the `now` it is given;
 // the caller sleeps, then asks again.
 import { APP_WIDE_LIMIT, RATE_LIMITS, type Allowance, type RateGroup } from '../core/rate-limits.ts';
+import { TimestampLog } from '../core/timestamp-log.ts';
 
 export interface PacingKey {
   /** The shop or seller: one allowance per identity and group. */
@@ -58,35 +59,23 @@ export interface PacingOptions {
 /** One window: requests in flight, and answer times still inside the window (oldest first). */
 class Window {
   inFlight = 0;
-  answers: number[] = [];
-  head = 0;
+  /** Answer times whose slot is still held (answer + window > now). */
+  readonly answers = new TimestampLog();
   blockedUntil = 0;
   /** Allowance share after the last 429, and when recovery started. */
   factor = 1;
   reducedAt = 0;
 
-  /** Forget answers whose slot was freed (answer + window ≤ now); compact now and then. */
-  prune(now: number, windowMs: number): void {
-    const { answers } = this;
-    let head = this.head;
-    while (head < answers.length && answers[head]! + windowMs <= now) head++;
-    if (head > 1024 && head * 2 > answers.length) {
-      this.answers = answers.slice(head);
-      head = 0;
-    }
-    this.head = head;
-  }
-
   /** 0 when a slot is free now, else the ms until one may be. */
   waitMs(now: number, limit: number, windowMs: number): number {
     const blocked = this.blockedUntil - now;
     if (blocked > 0) return blocked;
-    this.prune(now, windowMs);
-    const held = this.answers.length - this.head;
+    this.answers.prune(now, windowMs);
+    const held = this.answers.size;
     const excess = this.inFlight + held - limit + 1;
     if (excess <= 0) return 0;
     // The `excess` oldest answers must leave the window; in-flight slots free no earlier than now + W.
-    if (excess <= held) return Math.max(1, this.answers[this.head + excess - 1]! + windowMs - now);
+    if (excess <= held) return Math.max(1, this.answers.at(excess - 1) + windowMs - now);
     return windowMs;
   }
 
@@ -103,12 +92,8 @@ class Window {
 
   release(now: number): void {
     if (this.inFlight > 0) this.inFlight--;
-    const { answers } = this;
-    // Answers normally arrive in time order; keep the list sorted if a clock step says otherwise.
-    let i = answers.length;
-    while (i > this.head && answers[i - 1]! > now) i--;
-    if (i === answers.length) answers.push(now);
-    else answers.splice(i, 0, now);
+    // Answers normally arrive in time order; the log keeps them sorted if a clock step says otherwise.
+    this.answers.add(now);
   }
 }
 

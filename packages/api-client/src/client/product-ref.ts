@@ -1,27 +1,28 @@
-// A product is addressed by SKU, product ID or slug; each has its own path family
-// (/by-sku/{sku}/, /by-product-id/{productId}/, /by-slug/{slug}/).
+// The client's side of product references (the vocabulary itself is the core's product-ref.ts): which
+// by-key operation a reference calls, and the keys of listings created moments ago, whose
+// product_not_found answers are re-tried.
 import { operation, type Operation } from '../core/operations.ts';
+import {
+  listingRefs,
+  PRODUCT_REF_KEYS,
+  refKey,
+  refKind,
+  refPathParams,
+  type ProductRef,
+} from '../core/product-ref.ts';
 import type { ClientContext } from './client.ts';
 
-export type ProductRef = { sku: string } | { productId: number } | { slug: string };
-
-const SUFFIX = { sku: 'BySku', productId: 'ByProductId', slug: 'BySlug' } as const;
-
-export function refKind(ref: ProductRef): keyof typeof SUFFIX {
-  if ('sku' in ref && ref.sku !== undefined) return 'sku';
-  if ('productId' in ref && ref.productId !== undefined) return 'productId';
-  if ('slug' in ref && ref.slug !== undefined) return 'slug';
-  throw new TypeError('a product reference needs sku, productId or slug');
-}
+export type { ProductRef };
 
 /** `('products.get', { sku: 'A1' })` → the products.getBySku operation and `{ sku: 'A1' }`. */
 export function refOperation(
   prefix: string,
   ref: ProductRef,
 ): { op: Operation; pathParams: Record<string, string | number> } {
-  const kind = refKind(ref);
-  const value = (ref as Record<string, string | number>)[kind]!;
-  return { op: operation(`${prefix}${SUFFIX[kind]}`), pathParams: { [kind]: value } };
+  return {
+    op: operation(`${prefix}${PRODUCT_REF_KEYS[refKind(ref)].suffix}`),
+    pathParams: refPathParams(ref),
+  };
 }
 
 /**
@@ -39,11 +40,7 @@ export class RecentlyCreated {
 
   add(listing: { sku?: string | null; product_id?: number; slug?: string } | undefined, now: number): void {
     if (!listing) return;
-    const keys = [
-      listing.sku ? `sku:${listing.sku}` : undefined,
-      listing.product_id !== undefined ? `productId:${listing.product_id}` : undefined,
-      listing.slug ? `slug:${listing.slug}` : undefined,
-    ].filter((k): k is string => k !== undefined);
+    const keys = listingRefs(listing).map(refKey);
     const entry = { keys, until: now + this.windowMs };
     for (const key of keys) {
       this.entries.delete(key); // re-insert at the end: the map stays in expiry order
@@ -56,20 +53,15 @@ export class RecentlyCreated {
   }
 
   has(ref: ProductRef, now: number): boolean {
-    const entry = this.entries.get(keyOf(ref));
+    const entry = this.entries.get(refKey(ref));
     return entry !== undefined && entry.until > now;
   }
 
   /** The listing was deleted: a product_not_found for any of its keys is final. */
   forget(ref: ProductRef): void {
-    const entry = this.entries.get(keyOf(ref));
+    const entry = this.entries.get(refKey(ref));
     for (const key of entry?.keys ?? []) this.entries.delete(key);
   }
-}
-
-function keyOf(ref: ProductRef): string {
-  const kind = refKind(ref);
-  return `${kind}:${(ref as Record<string, string | number>)[kind]}`;
 }
 
 /** refOperation + the product_not_found re-tries when the key was created moments ago. */

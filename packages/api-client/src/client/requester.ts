@@ -206,6 +206,24 @@ export class Requester {
       }
     };
     const remaining = () => deadline - cfg.now();
+    /**
+     * After a retryable failure or an unknown outcome: the call's value when a verification found it;
+     * undefined when the loop goes on (one more retry counted); throws when it must stop.
+     */
+    const settleFailure = async (decision: Decision): Promise<{ value: T } | undefined> => {
+      const out = await this.afterFailure(call, decision, {
+        attempt,
+        retries,
+        maxRetries,
+        base,
+        signal,
+        remaining,
+      });
+      if (out.done) return { value: out.value };
+      if (out.fail) fail(out.fail);
+      retries++;
+      return undefined;
+    };
     const deadlineError = () =>
       lastError ??
       new TransportError({
@@ -306,17 +324,8 @@ export class Requester {
           !error.requestSent || op.idempotent || call.retryUnknownOutcome
             ? { kind: 'retry', reason: 'network', error }
             : { kind: 'unknown', error };
-        const out = await this.afterFailure(call, decision, {
-          attempt,
-          retries,
-          maxRetries,
-          base,
-          signal,
-          remaining,
-        });
-        if (out.done) return out.value as T;
-        if (out.fail) fail(out.fail);
-        retries++;
+        const found = await settleFailure(decision);
+        if (found) return found.value;
         continue;
       }
 
@@ -451,17 +460,8 @@ export class Requester {
       } else {
         return fail(error);
       }
-      const out = await this.afterFailure(call, decision, {
-        attempt,
-        retries,
-        maxRetries,
-        base,
-        signal,
-        remaining,
-      });
-      if (out.done) return out.value as T;
-      if (out.fail) fail(out.fail);
-      retries++;
+      const found = await settleFailure(decision);
+      if (found) return found.value;
     }
   }
 

@@ -238,6 +238,28 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
+type ErrorClass = new (init: SellingApiErrorInit) => SellingApiError;
+
+/** The codes with a class of their own (below 500, but 429). */
+const CLASS_BY_CODE: ReadonlyMap<string, ErrorClass> = new Map<string, ErrorClass>([
+  ['unauthorized', UnauthorizedError],
+  ['partner_access_denied', PartnerAccessDeniedError],
+  ['insufficient_scope', InsufficientScopeError],
+  ['product_not_found', ProductNotFoundError],
+  ['purchase_id_not_found', PurchaseNotFoundError],
+  ['parcel_id_not_found', ParcelNotFoundError],
+  ['product_has_active_offers', ConflictError],
+]);
+
+/** The class of any other code, by status. */
+const CLASS_BY_STATUS: ReadonlyMap<number, ErrorClass> = new Map<number, ErrorClass>([
+  [401, UnauthorizedError],
+  [403, InsufficientScopeError],
+  [404, NotFoundError],
+  [409, ConflictError],
+  [422, ValidationError],
+]);
+
 /**
  * Maps an error answer (status + parsed JSON body, or the raw text) to the hierarchy. Known codes pick
  * their class; unknown codes fall back to the status class. The error id is always kept.
@@ -286,34 +308,8 @@ export function errorFromResponse(status: number, body: unknown, ctx: ErrorConte
   // carry (a 5xx saying product_not_found must stay retryable); codes refine the 4xx classes.
   if (status === 429) return new RateLimitedError({ ...init, retryAfterMs, group });
   if (status >= 500) return new ServerError({ ...init, retryable: true });
-  switch (code) {
-    case 'unauthorized':
-      return new UnauthorizedError(init);
-    case 'partner_access_denied':
-      return new PartnerAccessDeniedError(init);
-    case 'insufficient_scope':
-      return new InsufficientScopeError(init);
-    case 'product_not_found':
-      return new ProductNotFoundError(init);
-    case 'purchase_id_not_found':
-      return new PurchaseNotFoundError(init);
-    case 'parcel_id_not_found':
-      return new ParcelNotFoundError(init);
-    case 'product_has_active_offers':
-      return new ConflictError(init);
-  }
-  switch (status) {
-    case 401:
-      return new UnauthorizedError(init);
-    case 403:
-      return new InsufficientScopeError(init);
-    case 404:
-      return new NotFoundError(init);
-    case 409:
-      return new ConflictError(init);
-    case 422:
-      return new ValidationError(init);
-  }
+  const ErrorClass = CLASS_BY_CODE.get(code) ?? CLASS_BY_STATUS.get(status);
+  if (ErrorClass) return new ErrorClass(init);
   // A documented 422 code sent with another status still reads as validation.
   if ((ERROR_CODES as Record<string, number>)[code] === 422) return new ValidationError(init);
   return new BadRequestError(init);

@@ -5,9 +5,9 @@ import type { z } from 'zod/v4';
 import * as s from './schemas/index.ts';
 import type { Scope } from './schemas/auth.ts';
 import type { RateGroup } from './rate-limits.ts';
+import { PRODUCT_REF_KEYS, PRODUCT_REF_KINDS, refPathSegment, type ProductRefKind } from './product-ref.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-export type ProductKey = 'sku' | 'product_id' | 'slug';
 
 export interface Operation {
   /** `<noun>.<verb>`: the noun names the client resource, simulator handler and n8n resource files. */
@@ -31,27 +31,39 @@ export interface Operation {
   summary: string;
 }
 
-const KEY_SEGMENT: Record<ProductKey, string> = {
-  sku: 'by-sku/{sku}',
-  product_id: 'by-product-id/{productId}',
-  slug: 'by-slug/{slug}',
-};
-const KEY_SUFFIX: Record<ProductKey, string> = { sku: 'BySku', product_id: 'ByProductId', slug: 'BySlug' };
-export const PRODUCT_KEYS: ProductKey[] = ['sku', 'product_id', 'slug'];
-
-/** One operation per product key (by-sku, by-product-id, by-slug). */
+/**
+ * One operation per kind of product key: `id` + `BySku` / `ByProductId` / `BySlug`, and `path` with
+ * `{key}` standing for `by-sku/{sku}`, `by-product-id/{productId}` or `by-slug/{slug}`.
+ */
 function byKey(
-  noun: string,
-  verb: string,
-  rest: string,
-  build: (key: ProductKey) => Omit<Operation, 'id' | 'path'>,
-  keys: ProductKey[] = PRODUCT_KEYS,
+  id: string,
+  path: string,
+  build: (kind: ProductRefKind) => Omit<Operation, 'id' | 'path'>,
+  kinds: readonly ProductRefKind[] = PRODUCT_REF_KINDS,
 ): Operation[] {
-  return keys.map((key) => ({
-    id: `${noun}.${verb}${KEY_SUFFIX[key]}`,
-    path: `/api/v1/products/${KEY_SEGMENT[key]}/${rest}`,
-    ...build(key),
+  return kinds.map((kind) => ({
+    id: `${id}${PRODUCT_REF_KEYS[kind].suffix}`,
+    path: path.replace('{key}', refPathSegment(kind)),
+    ...build(kind),
   }));
+}
+
+/** A staging-only test action on a listing by SKU or product ID: a POST without body or scope. */
+function stagingTestAction(id: string, path: string, summary: string): Operation[] {
+  return byKey(
+    id,
+    path,
+    () => ({
+      method: 'POST',
+      group: 'general',
+      scopes: [],
+      idempotent: false,
+      auth: 'bearer',
+      stagingOnly: true,
+      summary,
+    }),
+    ['sku', 'productId'],
+  );
 }
 
 const w = 'products_write' as const;
@@ -83,7 +95,7 @@ export const OPERATIONS: Operation[] = [
     response: s.ProductsPage,
     summary: 'List the seller’s products',
   },
-  ...byKey('products', 'get', '', () => ({
+  ...byKey('products.get', '/api/v1/products/{key}/', () => ({
     method: 'GET',
     group: 'general',
     scopes: [r],
@@ -92,7 +104,7 @@ export const OPERATIONS: Operation[] = [
     response: s.Product,
     summary: 'Get one product',
   })),
-  ...byKey('products', 'update', '', (key) => ({
+  ...byKey('products.update', '/api/v1/products/{key}/', (kind) => ({
     method: 'PUT',
     group: 'create_update',
     scopes: [w],
@@ -101,11 +113,11 @@ export const OPERATIONS: Operation[] = [
     body: s.ProductPutRequest,
     response: s.ProductCreateOrUpdateResponse,
     summary:
-      key === 'sku'
+      kind === 'sku'
         ? 'Fully update by SKU (creates when the SKU is new)'
         : 'Fully update an existing product',
   })),
-  ...byKey('products', 'patch', '', () => ({
+  ...byKey('products.patch', '/api/v1/products/{key}/', () => ({
     method: 'PATCH',
     group: 'general',
     scopes: [w],
@@ -114,7 +126,7 @@ export const OPERATIONS: Operation[] = [
     body: s.PatchProductRequest,
     summary: 'Partially update an on-sale product',
   })),
-  ...byKey('products', 'delete', '', () => ({
+  ...byKey('products.delete', '/api/v1/products/{key}/', () => ({
     method: 'DELETE',
     group: 'general',
     scopes: [w],
@@ -123,7 +135,7 @@ export const OPERATIONS: Operation[] = [
     query: s.DeleteProductQuery,
     summary: 'Delete a product (idempotent)',
   })),
-  ...byKey('products', 'markAsSold', 'mark-as-sold/', () => ({
+  ...byKey('products.markAsSold', '/api/v1/products/{key}/mark-as-sold/', () => ({
     method: 'POST',
     group: 'general',
     scopes: [w],
@@ -131,38 +143,18 @@ export const OPERATIONS: Operation[] = [
     auth: 'bearer',
     summary: 'Mark a product sold (a sale made elsewhere)',
   })),
-  ...byKey(
-    'products',
-    'simulatePurchase',
-    'purchase/',
-    () => ({
-      method: 'POST',
-      group: 'general',
-      scopes: [],
-      idempotent: false,
-      auth: 'bearer',
-      stagingOnly: true,
-      summary: 'Staging only: a test buyer purchases the item',
-    }),
-    ['sku', 'product_id'],
+  ...stagingTestAction(
+    'products.simulatePurchase',
+    '/api/v1/products/{key}/purchase/',
+    'Staging only: a test buyer purchases the item',
   ),
-  ...byKey(
-    'products',
-    'simulateLike',
-    'like/',
-    () => ({
-      method: 'POST',
-      group: 'general',
-      scopes: [],
-      idempotent: false,
-      auth: 'bearer',
-      stagingOnly: true,
-      summary: 'Staging only: a test user likes the item',
-    }),
-    ['sku', 'product_id'],
+  ...stagingTestAction(
+    'products.simulateLike',
+    '/api/v1/products/{key}/like/',
+    'Staging only: a test user likes the item',
   ),
   // offers
-  ...byKey('offers', 'submit', 'offer/', () => ({
+  ...byKey('offers.submit', '/api/v1/products/{key}/offer/', () => ({
     method: 'POST',
     group: 'general',
     scopes: ['offers_write'],
@@ -266,10 +258,8 @@ export const OPERATIONS: Operation[] = [
     response: s.ShopInsightsResponse,
     summary: 'Live shop insights',
   },
-  ...(['sku', 'product_id', 'slug'] as ProductKey[]).map((key): Operation => ({
-    id: `insights.product${KEY_SUFFIX[key]}`,
+  ...byKey('insights.product', '/api/v1/insights/products/{key}/live/', () => ({
     method: 'GET',
-    path: `/api/v1/insights/products/${KEY_SEGMENT[key]}/live/`,
     group: 'insights',
     scopes: [],
     scopesAnyOf: ['products_read', 'offers_read'],

@@ -4,6 +4,8 @@ import { SellingClient, type SellingClientOptions } from '../../src/client/index
 import type { LogEvent } from '../../src/client/logging.ts';
 import { RequestAbortedError } from '../../src/core/errors.ts';
 import type { Transport, TransportRequest, TransportResponse } from '../../src/core/transport.ts';
+import type { PricingInspirationRequest } from '../../src/core/schemas/pricing.ts';
+import { validListing } from '@selling-kit/simulator/testing';
 
 export type Reply =
   | TransportResponse
@@ -127,17 +129,15 @@ export const PRODUCT = {
   updated_at: '2026-01-01T00:00:00Z',
 };
 
-export const CREATE_BODY = {
-  sku: 'SKU-1',
-  address: { country_code: 'GB' },
-  description: 'Vintage tee #nike',
-  price_currency: 'GBP',
-  price_amount: '20.00',
-  national_shipping_cost: '3.50',
-  quantity: 1,
-  pictures: [{ url: 'https://img.test/1.jpg' }],
-  department: 'menswear',
+export const CREATE_BODY = validListing({ sku: 'SKU-1', pictures: [{ url: 'https://img.test/1.jpg' }] });
+
+/** A pricing-inspiration request the API accepts (a GB Nike tee). */
+export const PRICING_REQUEST: PricingInspirationRequest = {
+  description: 'Nike vintage tee',
+  country: 'GB',
+  currency: 'GBP',
   product_type: 'tshirts',
-  condition: 'used_good' as const,
+  department: 'menswear',
+  condition: 'used_good',
   brand_name: 'Nike',
 };

@@ -1,16 +1,15 @@
 // Integration set-up: a simulator on 127.0.0.1 with one shop (seller, API key, address) and a client
 // over real HTTP, plus listing bodies and admin helpers.
 import {
-  startSimulator,
   createSeller,
   createApiKey,
-  addAddress,
   createOAuthClient,
   type RunningSimulator,
   type SimulatorConfigOverrides,
   type StartSimulatorOptions,
   type FaultRuleInput,
 } from '@selling-kit/simulator';
+import { startShop as startSimulatorShop, validListing } from '@selling-kit/simulator/testing';
 import { createClient, type ClientOptions, type LogEvent, type SellingClient } from '../../src/index.ts';
 import type { ProductCreateRequest, ProductPutRequest } from '../../src/core/index.ts';
 
@@ -34,11 +33,16 @@ export async function startShop(
     'config'
   > = {},
 ): Promise<SimShop> {
-  const { config, client: clientOptions, ...start } = options;
-  const sim = await startSimulator({ port: 0, ...start, config: { fetchPictures: false, ...config } });
-  const seller = createSeller(sim.world, { username: 'client-test-shop', countryCode: 'GB' });
-  const { key } = createApiKey(sim.world, 'partner-client-test', seller.id);
-  const address = addAddress(sim.world, seller);
+  const { client: clientOptions, ...start } = options;
+  const {
+    sim,
+    seller,
+    apiKey: key,
+    address,
+  } = await startSimulatorShop({
+    ...start,
+    shop: { username: 'client-test-shop', partnerId: 'partner-client-test', countryCode: 'GB' },
+  });
   const events: LogEvent[] = [];
   const clients: SellingClient[] = [];
   const clientWith = (o: Partial<ClientOptions>) => {
@@ -82,6 +86,21 @@ export async function startShop(
   };
 }
 
+/**
+ * One shop for the whole test file: started before its first test, closed after its last, its fault
+ * rules cleared after each test. The object is filled in when the file starts: read its fields inside
+ * tests and hooks.
+ */
+export function shopPerFile(options: Parameters<typeof startShop>[0] = {}): SimShop {
+  const shop = {} as SimShop;
+  beforeAll(async () => {
+    Object.assign(shop, await startShop(options));
+  });
+  afterAll(() => shop.close());
+  afterEach(() => shop.sim.faults.clear());
+  return shop;
+}
+
 let counter = 0;
 export function uniqueSku(prefix = 'SKU'): string {
   return `${prefix}-${Date.now().toString(36)}-${++counter}`;
@@ -89,21 +108,13 @@ export function uniqueSku(prefix = 'SKU'): string {
 
 /** A valid create body (manual national shipping, one picture). */
 export function listing(overrides: Partial<ProductCreateRequest> = {}): ProductCreateRequest {
-  return {
+  return validListing({
     sku: uniqueSku(),
-    address: { country_code: 'GB' },
     description: 'Vintage Nike tee in great condition #nike',
-    price_currency: 'GBP',
     price_amount: '25.00',
-    national_shipping_cost: '3.50',
-    quantity: 1,
     pictures: [{ url: 'https://images.example.com/tee-1.jpg' }],
-    department: 'menswear',
-    product_type: 'tshirts',
-    condition: 'used_good',
-    brand_name: 'Nike',
     ...overrides,
-  };
+  });
 }
 
 export function putBody(overrides: Partial<ProductPutRequest> = {}): ProductPutRequest {

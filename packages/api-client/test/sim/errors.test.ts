@@ -1,48 +1,24 @@
 // Every error class of the hierarchy, produced by the simulator over real HTTP.
-import {
-  BadRequestError,
-  ConflictError,
-  InsufficientScopeError,
-  LocalValidationError,
-  NotFoundError,
-  OAuthError,
-  OutcomeUnknownError,
-  ParcelNotFoundError,
-  PartnerAccessDeniedError,
-  ProductNotFoundError,
-  PurchaseNotFoundError,
-  RateLimitedError,
-  ReauthorizationRequiredError,
-  SellingApiError,
-  ServerError,
-  TransportError,
-  UnauthorizedError,
-  ValidationError,
-  createClient,
-} from '../../src/index.ts';
-import { createOAuthClient, listing, startShop, type SimShop } from '../helpers/sim.ts';
+import * as errors from '../../src/core/errors.ts';
+import { createClient } from '../../src/index.ts';
+import { createOAuthClient, listing, shopPerFile } from '../helpers/sim.ts';
 
-let shop: SimShop;
-beforeAll(async () => {
-  shop = await startShop();
-});
-afterAll(() => shop.close());
-afterEach(() => shop.sim.faults.clear());
+const shop = shopPerFile();
 
-async function caught(p: Promise<unknown>): Promise<SellingApiError> {
+async function caught(p: Promise<unknown>): Promise<errors.SellingApiError> {
   const e = await p.then(
     () => undefined,
     (err: unknown) => err,
   );
-  expect(e).toBeInstanceOf(SellingApiError);
-  return e as SellingApiError;
+  expect(e).toBeInstanceOf(errors.SellingApiError);
+  return e as errors.SellingApiError;
 }
 
 describe('error classes over HTTP', () => {
   it('UnauthorizedError for an unknown key (error id kept)', async () => {
     const client = shop.clientWith({ apiKey: 'pak_not_a_real_key_000000' });
     const err = await caught(client.shop.get());
-    expect(err).toBeInstanceOf(UnauthorizedError);
+    expect(err).toBeInstanceOf(errors.UnauthorizedError);
     expect(err).toMatchObject({
       status: 401,
       code: 'unauthorized',
@@ -57,7 +33,7 @@ describe('error classes over HTTP', () => {
     await shop.admin('PATCH', '/admin/partners/partner-client-test', { accessDenied: true });
     try {
       const err = await caught(shop.client.shop.get());
-      expect(err).toBeInstanceOf(PartnerAccessDeniedError);
+      expect(err).toBeInstanceOf(errors.PartnerAccessDeniedError);
       expect(err).toMatchObject({ status: 401, code: 'partner_access_denied' });
     } finally {
       await shop.admin('PATCH', '/admin/partners/partner-client-test', { accessDenied: false });
@@ -82,13 +58,15 @@ describe('error classes over HTTP', () => {
     });
     await expect(client.shop.get()).resolves.toMatchObject({ id: shop.sellerId });
     const err = await caught(client.orders.list().firstPage());
-    expect(err).toBeInstanceOf(InsufficientScopeError);
-    expect((err as InsufficientScopeError).scopes).toEqual(['orders_read']);
+    expect(err).toBeInstanceOf(errors.InsufficientScopeError);
+    expect((err as errors.InsufficientScopeError).scopes).toEqual(['orders_read']);
   });
 
   it('ProductNotFoundError, PurchaseNotFoundError, ParcelNotFoundError, NotFoundError', async () => {
-    expect(await caught(shop.client.products.getBySku('NO-SUCH-SKU'))).toBeInstanceOf(ProductNotFoundError);
-    expect(await caught(shop.client.orders.get('999999999'))).toBeInstanceOf(PurchaseNotFoundError);
+    expect(await caught(shop.client.products.getBySku('NO-SUCH-SKU'))).toBeInstanceOf(
+      errors.ProductNotFoundError,
+    );
+    expect(await caught(shop.client.orders.get('999999999'))).toBeInstanceOf(errors.PurchaseNotFoundError);
     const { product_id } = await shop.client.products.create(listing());
     await shop.admin('POST', '/admin/orders', { sellerId: shop.sellerId, productIds: [product_id] });
     const [order] = await shop.client.orders.list({ limit: 1 }).toArray();
@@ -98,9 +76,9 @@ describe('error classes over HTTP', () => {
         carrier: 'DHL',
       }),
     );
-    expect(parcel).toBeInstanceOf(ParcelNotFoundError);
+    expect(parcel).toBeInstanceOf(errors.ParcelNotFoundError);
     const address = await caught(shop.client.shipping.listProviders(987654));
-    expect(address).toBeInstanceOf(NotFoundError);
+    expect(address).toBeInstanceOf(errors.NotFoundError);
     expect(address.code).toBe('address_not_found');
   });
 
@@ -108,7 +86,7 @@ describe('error classes over HTTP', () => {
     const err = await caught(
       shop.client.products.create(listing({ department: 'pets' }), { validate: false }),
     );
-    expect(err).toBeInstanceOf(ValidationError);
+    expect(err).toBeInstanceOf(errors.ValidationError);
     expect(err).toMatchObject({ status: 422, code: 'invalid_department' });
   });
 
@@ -122,8 +100,8 @@ describe('error classes over HTTP', () => {
       shop.fault({ type: 'error_422', operationId: 'offers.submit*', code, count: 1 });
       const offer = { offer_recipient_id: 6161, offer_value: 40, offer_currency: 'GBP' };
       const err = await caught(shop.client.offers.submitBySku(p.sku!, offer));
-      expect(err).toBeInstanceOf(ValidationError);
-      expect(err).not.toBeInstanceOf(LocalValidationError);
+      expect(err).toBeInstanceOf(errors.ValidationError);
+      expect(err).not.toBeInstanceOf(errors.LocalValidationError);
       expect(err).toMatchObject({
         status: 422,
         code,
@@ -139,7 +117,7 @@ describe('error classes over HTTP', () => {
   it('LocalValidationError before anything is sent', async () => {
     const before = shop.events.length;
     const err = await caught(shop.client.products.create(listing({ sku: 'S'.repeat(51) })));
-    expect(err).toBeInstanceOf(LocalValidationError);
+    expect(err).toBeInstanceOf(errors.LocalValidationError);
     expect(err).toMatchObject({ field: 'sku', status: undefined });
     expect(shop.events.slice(before).filter((e) => e.type === 'request')).toHaveLength(0);
   });
@@ -148,14 +126,14 @@ describe('error classes over HTTP', () => {
     const err = await caught(
       shop.client.request({ method: 'GET', path: '/api/v1/orders/', query: { cursor: '!!!' } }),
     );
-    expect(err).toBeInstanceOf(BadRequestError);
+    expect(err).toBeInstanceOf(errors.BadRequestError);
     expect(err.status).toBe(400);
   });
 
   it('ConflictError (409) for a duplicate webhook URL', async () => {
     await shop.client.webhooks.create({ url: 'https://hooks.example.com/dup' });
     const err = await caught(shop.client.webhooks.create({ url: 'https://hooks.example.com/dup' }));
-    expect(err).toBeInstanceOf(ConflictError);
+    expect(err).toBeInstanceOf(errors.ConflictError);
     expect(err.status).toBe(409);
   });
 
@@ -163,7 +141,7 @@ describe('error classes over HTTP', () => {
     shop.fault({ type: 'rate_limit_storm', operationId: 'shop.get', count: 5, retryAfterMs: 1500 });
     const client = shop.clientWith({ retry: { maxRateLimitRetries: 0 } });
     const err = await caught(client.shop.get());
-    expect(err).toBeInstanceOf(RateLimitedError);
+    expect(err).toBeInstanceOf(errors.RateLimitedError);
     expect(err).toMatchObject({
       status: 429,
       code: 'too_many_requests',
@@ -177,7 +155,7 @@ describe('error classes over HTTP', () => {
     shop.fault({ type: 'error_500', operationId: 'shop.get', count: 3 });
     const client = shop.clientWith({ retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 5 } });
     const err = await caught(client.shop.get());
-    expect(err).toBeInstanceOf(ServerError);
+    expect(err).toBeInstanceOf(errors.ServerError);
     expect(err).toMatchObject({ status: 500, retryable: true, attempts: 3 });
   });
 
@@ -187,7 +165,7 @@ describe('error classes over HTTP', () => {
     const [order] = await shop.client.orders.list({ limit: 1 }).toArray();
     shop.fault({ type: 'timeout_after_commit', operationId: 'refunds.create', count: 1 });
     const err = await caught(shop.client.refunds.create(order!.purchase_id, { items_refund_amount: '5.00' }));
-    expect(err).toBeInstanceOf(OutcomeUnknownError);
+    expect(err).toBeInstanceOf(errors.OutcomeUnknownError);
     expect(err).toMatchObject({ status: 504, operationId: 'refunds.create', retryable: false });
     expect(err.errorId).toEqual(expect.any(String));
   });
@@ -199,13 +177,13 @@ describe('error classes over HTTP', () => {
       oauth: { clientId: app.clientId, clientSecret: app.clientSecret },
     });
     const reauth = await caught(client.auth.refresh({ refreshToken: 'prt_unknown_token_0000' }));
-    expect(reauth).toBeInstanceOf(ReauthorizationRequiredError);
+    expect(reauth).toBeInstanceOf(errors.ReauthorizationRequiredError);
     expect(reauth).toMatchObject({ status: 400, code: 'invalid_grant', errorId: expect.any(String) });
     const wrongSecret = await caught(
       client.auth.refresh({ refreshToken: 'prt_x_00000000', clientSecret: 'secret_wrong_0000' }),
     );
-    expect(wrongSecret).toBeInstanceOf(OAuthError);
-    expect(wrongSecret).not.toBeInstanceOf(ReauthorizationRequiredError);
+    expect(wrongSecret).toBeInstanceOf(errors.OAuthError);
+    expect(wrongSecret).not.toBeInstanceOf(errors.ReauthorizationRequiredError);
     expect(wrongSecret.status).toBe(401);
     expect(wrongSecret.message).not.toContain('secret_wrong_0000');
   });
@@ -217,7 +195,7 @@ describe('error classes over HTTP', () => {
       retry: { maxRetries: 1, baseDelayMs: 1 },
     });
     const err = await caught(client.shop.get());
-    expect(err).toBeInstanceOf(TransportError);
+    expect(err).toBeInstanceOf(errors.TransportError);
     expect(err).toMatchObject({ kind: 'network', requestSent: false, status: undefined, attempts: 2 });
   });
 });

@@ -7,14 +7,10 @@ import {
   type RetryEvent,
   type VerifyEvent,
 } from '../../src/index.ts';
-import { listing, startShop, type SimShop } from '../helpers/sim.ts';
+import type { FaultType } from '@selling-kit/simulator';
+import { listing, shopPerFile, startShop } from '../helpers/sim.ts';
 
-let shop: SimShop;
-beforeAll(async () => {
-  shop = await startShop();
-});
-afterAll(() => shop.close());
-afterEach(() => shop.sim.faults.clear());
+const shop = shopPerFile();
 
 const retryOptions = { maxRetries: 3, baseDelayMs: 20, maxDelayMs: 200 };
 const retriesOf = (requestId: string) =>
@@ -26,6 +22,14 @@ async function productsWithSku(sku: string): Promise<number> {
   const res = await shop.admin('GET', `/admin/sellers/${shop.sellerId}/products`);
   const list = res.body as { sku: string | null; state?: string }[];
   return list.filter((p) => p.sku === sku).length;
+}
+
+/** Creates a listing while one `type` fault hits products.create; the body sent and the answer. */
+async function createUnderFault(type: FaultType) {
+  const body = listing();
+  shop.fault({ type, operationId: 'products.create', count: 1 });
+  const res = await shop.clientWith({ retry: retryOptions }).products.create(body);
+  return { body, res };
 }
 
 describe('retry under each fault mode', () => {
@@ -97,9 +101,7 @@ describe('retry under each fault mode', () => {
 
 describe('products.create: no duplicate after a 504 or reset that committed', () => {
   it('timeout_after_commit: verified by SKU, one listing, its keys returned', async () => {
-    const body = listing();
-    shop.fault({ type: 'timeout_after_commit', operationId: 'products.create', count: 1 });
-    const res = await shop.clientWith({ retry: retryOptions }).products.create(body);
+    const { body, res } = await createUnderFault('timeout_after_commit');
     expect(res).toMatchObject({ sku: body.sku, product_id: expect.any(Number), slug: expect.any(String) });
     expect(await productsWithSku(body.sku!)).toBe(1);
     const verify = shop.events.find(
@@ -110,17 +112,13 @@ describe('products.create: no duplicate after a 504 or reset that committed', ()
   });
 
   it('reset_after_commit: verified by SKU, one listing', async () => {
-    const body = listing();
-    shop.fault({ type: 'reset_after_commit', operationId: 'products.create', count: 1 });
-    const res = await shop.clientWith({ retry: retryOptions }).products.create(body);
+    const { body, res } = await createUnderFault('reset_after_commit');
     expect(res.sku).toBe(body.sku);
     expect(await productsWithSku(body.sku!)).toBe(1);
   });
 
   it('timeout_before_commit: confirmed absent, re-created once', async () => {
-    const body = listing();
-    shop.fault({ type: 'timeout_before_commit', operationId: 'products.create', count: 1 });
-    const res = await shop.clientWith({ retry: retryOptions }).products.create(body);
+    const { body, res } = await createUnderFault('timeout_before_commit');
     expect(res.sku).toBe(body.sku);
     expect(await productsWithSku(body.sku!)).toBe(1);
     const reasons = shop.events

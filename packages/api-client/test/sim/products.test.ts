@@ -1,13 +1,9 @@
 // client.products against the simulator over real HTTP: every method, with the SKU / product ID /
 // slug variants.
 import { ConflictError, ProductNotFoundError, type ProductRef } from '../../src/index.ts';
-import { listing, putBody, startShop, uniqueSku, type SimShop } from '../helpers/sim.ts';
+import { listing, putBody, shopPerFile, startShop, uniqueSku } from '../helpers/sim.ts';
 
-let shop: SimShop;
-beforeAll(async () => {
-  shop = await startShop();
-});
-afterAll(() => shop.close());
+const shop = shopPerFile();
 
 async function created(overrides = {}) {
   const body = listing(overrides);

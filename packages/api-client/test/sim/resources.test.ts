@@ -8,13 +8,10 @@ import {
   type Order,
 } from '../../src/index.ts';
 import { addAddress } from '@selling-kit/simulator';
-import { createApiKey, createSeller, listing, startShop, type SimShop } from '../helpers/sim.ts';
+import { PRICING_REQUEST } from '../helpers/scripted.ts';
+import { createApiKey, createSeller, listing, shopPerFile } from '../helpers/sim.ts';
 
-let shop: SimShop;
-beforeAll(async () => {
-  shop = await startShop();
-});
-afterAll(() => shop.close());
+const shop = shopPerFile();
 
 /** A listing bought by the test buyer; returns the order. */
 async function sale(overrides = {}): Promise<{ order: Order; productId: number; sku: string }> {
@@ -185,15 +182,7 @@ describe('shop, shipping, insights, pricing', () => {
   });
 
   it('pricing.inspiration predicts a price range', async () => {
-    const res = await shop.client.pricing.inspiration({
-      description: 'Nike vintage tee',
-      country: 'GB',
-      currency: 'GBP',
-      product_type: 'tshirts',
-      department: 'menswear',
-      condition: 'used_good',
-      brand_name: 'Nike',
-    });
+    const res = await shop.client.pricing.inspiration(PRICING_REQUEST);
     expect(Number(res.price_prediction.lower_bound)).toBeLessThanOrEqual(
       Number(res.price_prediction.upper_bound),
     );
@@ -201,15 +190,7 @@ describe('shop, shipping, insights, pricing', () => {
   });
 
   it('pricing.inspiration: unsupported_country follows the seller’s country, not the request’s', async () => {
-    const request = {
-      description: 'Nike vintage tee',
-      country: 'GB',
-      currency: 'GBP',
-      product_type: 'tshirts',
-      department: 'menswear',
-      condition: 'used_good' as const,
-      brand_name: 'Nike',
-    };
+    const request = PRICING_REQUEST;
     const fr = createSeller(shop.sim.world, { username: 'client-test-shop-fr', countryCode: 'FR' });
     const frClient = shop.clientWith({
       apiKey: createApiKey(shop.sim.world, 'partner-client-test', fr.id).key,

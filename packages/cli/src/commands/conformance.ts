@@ -4,7 +4,6 @@
 // also after a probe error or Ctrl-C. Default target: the simulator, embedded in this process.
 import type { Command } from 'commander';
 import {
-  createClient,
   SellingApiError,
   TransportError,
   UnauthorizedError,
@@ -12,6 +11,7 @@ import {
 } from '@selling-kit/api-client';
 import { action, type Context } from '../context.ts';
 import { CliError, EXIT } from '../errors.ts';
+import { credentialCheckClient } from '../preflight.ts';
 import { ProbeContext, READ_AFTER_CREATE_DELAYS_MS } from '../conformance/context.ts';
 import { startEmbeddedSimulator } from '../conformance/embedded.ts';
 import { Ledger, newRunId, skuPrefix } from '../conformance/ledger.ts';
@@ -33,13 +33,7 @@ interface Target {
 
 /** One GET /api/v1/shop/: the key works and the API answers, or a clear error before any probe. */
 async function shopOf(target: Target): Promise<SellerDetails> {
-  const client = createClient({
-    baseUrl: target.baseUrl,
-    apiKey: target.apiKey,
-    retry: { maxRetries: 1 },
-    timeoutMs: 15_000,
-    totalTimeoutMs: 30_000,
-  });
+  const client = credentialCheckClient(target, 15_000);
   try {
     return await client.shop.get();
   } catch (e) {

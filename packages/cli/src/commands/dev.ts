@@ -16,7 +16,6 @@ import { startTemporalDevServer } from '../stack.ts';
 import { codecKey, saveShop } from '../stores.ts';
 import { runBulk } from './bulk.ts';
 import { simulatePurchase, startDelistDemo } from './dev-delist.ts';
-import { startWorker } from './worker.ts';
 
 export const EXAMPLE_FEED = fileURLToPath(new URL('../../../../examples/listings.csv', import.meta.url));
 
@@ -106,6 +105,8 @@ async function dev(ctx: Context, opts: DevOptions): Promise<number> {
       apiKey: sim.demo!.usApiKey,
       addedAt: new Date().toISOString(),
     });
+    // The worker runtime is loaded by the commands that run one (see worker-run.ts).
+    const { startWorker } = await import('../worker-run.ts');
     const { worker, close } = await startWorker({ ...config, uiUrl: temporal.uiUrl }, undefined, {
       createKey: true,
     });

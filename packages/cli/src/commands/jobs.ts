@@ -2,13 +2,15 @@
 import type { Command } from 'commander';
 import type { Client } from '@temporalio/client';
 import {
-  bulkWorkflowId,
-  cancelUpdate,
+  BULK_JOB_TYPES_QUERY,
+  cancelJob,
+  jobIdOfWorkflowId,
   OPERATION_ATTRIBUTE,
-  pauseUpdate,
+  pauseJob,
   readReport,
-  resumeUpdate,
+  resumeJob,
   SHOP_ATTRIBUTE,
+  WORKFLOW_TYPES,
 } from '@selling-kit/temporal-workflows';
 import { action, type Context } from '../context.ts';
 import { CliError, EXIT } from '../errors.ts';
@@ -28,23 +30,22 @@ import { withTemporal } from '../temporal.ts';
 /** `report --failed`: the items someone must look at (an `unknown` create may or may not exist). */
 const NEEDS_ATTENTION = new Set(['failed', 'invalid', 'unknown']);
 
-const JOB_TYPES = "WorkflowType = 'bulkListingWorkflow' OR WorkflowType = 'multiShopJobWorkflow'";
-
 async function listJobs({ config, out }: Context, opts: { limit: string }): Promise<void> {
   const limit = Number(opts.limit);
   if (!Number.isInteger(limit) || limit < 1)
     throw new CliError('bad_limit', '--limit must be a positive integer', EXIT.usage);
   const rows = await withTemporal(config, async (client) => {
     const found: Record<string, unknown>[] = [];
-    for await (const w of client.workflow.list({ query: JOB_TYPES })) {
-      // Per-shop children of a many-shop job are `bulk:<job>/<shop>`: shown through their parent.
-      if (!w.workflowId.startsWith('bulk:') || w.workflowId.includes('/')) continue;
+    for await (const w of client.workflow.list({ query: BULK_JOB_TYPES_QUERY })) {
+      // Per-shop children of a many-shop job (`bulk:<job>/<shop>`) have no job id: shown through their parent.
+      const jobId = jobIdOfWorkflowId(w.workflowId);
+      if (jobId === undefined) continue;
       found.push({
-        jobId: w.workflowId.slice('bulk:'.length),
+        jobId,
         status: w.status.name.toLowerCase(),
         shop:
           w.typedSearchAttributes.get(SHOP_ATTRIBUTE) ??
-          (w.type === 'multiShopJobWorkflow' ? '(several)' : ''),
+          (w.type === WORKFLOW_TYPES.multiShopJob ? '(several)' : ''),
         operation: w.typedSearchAttributes.get(OPERATION_ATTRIBUTE) ?? '',
         started: w.startTime.toISOString(),
         closed: w.closeTime?.toISOString() ?? null,
@@ -97,8 +98,9 @@ async function watch({ config, out }: Context, jobId: string): Promise<number> {
 }
 
 /**
- * Pause, resume and cancel are updates: the answer is the progress once the workflow applied them. Only
- * a worker applies them: with none polling, say so now rather than wait.
+ * Pause, resume and cancel through the client's job control (temporal-workflows client.ts: updates, the
+ * answer is the progress once the workflow applied them). Only a worker applies them: with none
+ * polling, say so now rather than wait.
  */
 function control(kind: 'pause' | 'resume' | 'cancel') {
   return async ({ config, out }: Context, jobId: string, opts: { reason?: string }): Promise<void> => {
@@ -108,12 +110,10 @@ function control(kind: 'pause' | 'resume' | 'cancel') {
         throw new CliError('job_ended', `job ${jobId} has already ended`, EXIT.usage);
       if ((await liveWorkers(client, desc.taskQueue)) === 0)
         throw new NoWorkerError(jobId, desc.taskQueue, false, await reportSoFar(config, jobId));
-      const handle = client.workflow.getHandle(bulkWorkflowId(jobId));
       try {
-        if (kind === 'pause')
-          return await handle.executeUpdate(pauseUpdate, { args: [{ reason: opts.reason }] });
-        if (kind === 'resume') return await handle.executeUpdate(resumeUpdate);
-        return await handle.executeUpdate(cancelUpdate);
+        if (kind === 'pause') return await pauseJob(client, jobId, opts.reason);
+        if (kind === 'resume') return await resumeJob(client, jobId);
+        return await cancelJob(client, jobId);
       } catch (e) {
         if (/completed|closed|not running/i.test((e as Error).message))
           throw new CliError('job_ended', `job ${jobId} has already ended`, EXIT.usage);

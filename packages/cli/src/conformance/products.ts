@@ -1,6 +1,6 @@
 // Probes of the product lifecycle on the run's own listings: create, read (across the read-after-create
 // delay), patch, sell out, restock, mark as sold, delete (twice), duplicate SKUs, PUT by SKU.
-import type { Product } from '@selling-kit/api-client';
+import type { PatchProductRequest, Product } from '@selling-kit/api-client';
 import { putBody } from './listing.ts';
 import { READ_AFTER_CREATE_DELAYS_MS, type ProbeContext } from './context.ts';
 import { expectReply, expectSuccess, isSuccess, showReply, type Check, type Probe } from './probe.ts';
@@ -32,6 +32,29 @@ export async function expectState(
 }
 
 const life = (ctx: ProbeContext) => ctx.listing(LIFE).sku;
+
+/** A PATCH of the lifecycle listing, by SKU. */
+const patchLife = (ctx: ProbeContext, body: PatchProductRequest) =>
+  ctx.call((o) => ctx.client.products.patchBySku(life(ctx), body, o));
+
+/** PATCHes the lifecycle listing's quantity to `quantity`: 2xx, then selling with that quantity. */
+async function restockLife(ctx: ProbeContext, quantity: number): Promise<Check> {
+  const r = await ctx.call((o) => ctx.client.products.restock({ sku: life(ctx) }, quantity, o));
+  return expectSuccess(
+    r,
+    isSuccess(r)
+      ? await expectState(ctx, life(ctx), 'selling', (p) =>
+          p.quantity === quantity ? undefined : `quantity ${p.quantity}`,
+        )
+      : undefined,
+  );
+}
+
+/** Marks the lifecycle listing as sold: 2xx, then sold. */
+async function markLifeSold(ctx: ProbeContext): Promise<Check> {
+  const r = await ctx.call((o) => ctx.client.products.markAsSoldBySku(life(ctx), o));
+  return expectSuccess(r, isSuccess(r) ? await expectState(ctx, life(ctx), 'sold') : undefined);
+}
 
 export const productProbes: Probe[] = [
   {
@@ -93,9 +116,7 @@ export const productProbes: Probe[] = [
     choice: '',
     needs: ['products.read-after-create'],
     async run(ctx) {
-      const r = await ctx.call((o) =>
-        ctx.client.products.patchBySku(life(ctx), { price_amount: '18.00' }, o),
-      );
+      const r = await patchLife(ctx, { price_amount: '18.00' });
       return expectSuccess(
         r,
         isSuccess(r)
@@ -123,7 +144,7 @@ export const productProbes: Probe[] = [
     choice: STATE_CHOICE,
     needs: ['products.read-after-create'],
     async run(ctx) {
-      const r = await ctx.call((o) => ctx.client.products.patchBySku(life(ctx), { quantity: 0 }, o));
+      const r = await patchLife(ctx, { quantity: 0 });
       return expectSuccess(r, isSuccess(r) ? await expectState(ctx, life(ctx), 'sold') : undefined);
     },
   },
@@ -134,10 +155,7 @@ export const productProbes: Probe[] = [
     choice: 'a price PATCH of a sold listing is refused (only a quantity restocks it)',
     needs: ['products.sell-out'],
     async run(ctx) {
-      const r = await ctx.call((o) =>
-        ctx.client.products.patchBySku(life(ctx), { price_amount: '17.00' }, o),
-      );
-      return expectReply(r, 422, 'product_not_on_sale');
+      return expectReply(await patchLife(ctx, { price_amount: '17.00' }), 422, 'product_not_on_sale');
     },
   },
   {
@@ -146,17 +164,7 @@ export const productProbes: Probe[] = [
     expected: '2xx, then selling with the new quantity',
     choice: 'PATCH quantity ≥ 1 puts a sold-out listing back on sale',
     needs: ['products.sell-out'],
-    async run(ctx) {
-      const r = await ctx.call((o) => ctx.client.products.restock({ sku: life(ctx) }, 2, o));
-      return expectSuccess(
-        r,
-        isSuccess(r)
-          ? await expectState(ctx, life(ctx), 'selling', (p) =>
-              p.quantity === 2 ? undefined : `quantity ${p.quantity}`,
-            )
-          : undefined,
-      );
-    },
+    run: (ctx) => restockLife(ctx, 2),
   },
   {
     id: 'products.mark-as-sold',
@@ -164,10 +172,7 @@ export const productProbes: Probe[] = [
     expected: '2xx, then sold',
     choice: '',
     needs: ['products.restock-after-sell-out'],
-    async run(ctx) {
-      const r = await ctx.call((o) => ctx.client.products.markAsSoldBySku(life(ctx), o));
-      return expectSuccess(r, isSuccess(r) ? await expectState(ctx, life(ctx), 'sold') : undefined);
-    },
+    run: markLifeSold,
   },
   {
     id: 'products.mark-as-sold-again',
@@ -175,10 +180,7 @@ export const productProbes: Probe[] = [
     expected: '2xx, still sold',
     choice: 'mark-as-sold of a sold listing: 200, nothing changes',
     needs: ['products.mark-as-sold'],
-    async run(ctx) {
-      const r = await ctx.call((o) => ctx.client.products.markAsSoldBySku(life(ctx), o));
-      return expectSuccess(r, isSuccess(r) ? await expectState(ctx, life(ctx), 'sold') : undefined);
-    },
+    run: markLifeSold,
   },
   {
     id: 'products.restock-after-mark-as-sold',
@@ -186,17 +188,7 @@ export const productProbes: Probe[] = [
     expected: '2xx, then selling',
     choice: 'a listing marked as sold restocks by PATCH quantity ≥ 1, as a sold-out one',
     needs: ['products.mark-as-sold'],
-    async run(ctx) {
-      const r = await ctx.call((o) => ctx.client.products.restock({ sku: life(ctx) }, 1, o));
-      return expectSuccess(
-        r,
-        isSuccess(r)
-          ? await expectState(ctx, life(ctx), 'selling', (p) =>
-              p.quantity === 1 ? undefined : `quantity ${p.quantity}`,
-            )
-          : undefined,
-      );
-    },
+    run: (ctx) => restockLife(ctx, 1),
   },
   {
     id: 'products.delete',

@@ -17,41 +17,25 @@ function refund(ctx: ProbeContext, body: Record<string, unknown>) {
 /** 100.00 more than the template's amount (never a refundable amount). */
 const above = (amount: string | undefined) => formatMoney((parseMoney(amount) ?? 0) + 10_000);
 
-const ORDER = { needs: ['webhooks.purchase-order-new'], unavailable: needsReceiver };
+/** A probe whose refund request (`body`, from the run's template) breaks rule 10: refused, 422. */
+function refusedRefund(id: string, body: (ctx: ProbeContext) => Record<string, unknown>): Probe {
+  return {
+    id,
+    spec: RULE_10,
+    expected: '422 validation',
+    choice: '',
+    needs: ['webhooks.purchase-order-new'],
+    unavailable: needsReceiver,
+    run: async (ctx) => expectReply(await refund(ctx, body(ctx)), 422, 'validation'),
+  };
+}
 
 export const refundProbes: Probe[] = [
-  {
-    id: 'refunds.no-amount',
-    spec: RULE_10,
-    expected: '422 validation',
-    choice: '',
-    ...ORDER,
-    run: async (ctx) => expectReply(await refund(ctx, {}), 422, 'validation'),
-  },
-  {
-    id: 'refunds.items-above-price',
-    spec: RULE_10,
-    expected: '422 validation',
-    choice: '',
-    ...ORDER,
-    run: async (ctx) =>
-      expectReply(
-        await refund(ctx, { items_refund_amount: above(ctx.template.body.price_amount) }),
-        422,
-        'validation',
-      ),
-  },
-  {
-    id: 'refunds.shipping-above-shipping-price',
-    spec: RULE_10,
-    expected: '422 validation',
-    choice: '',
-    ...ORDER,
-    run: async (ctx) =>
-      expectReply(
-        await refund(ctx, { shipping_refund_amount: above(ctx.template.body.national_shipping_cost) }),
-        422,
-        'validation',
-      ),
-  },
+  refusedRefund('refunds.no-amount', () => ({})),
+  refusedRefund('refunds.items-above-price', (ctx) => ({
+    items_refund_amount: above(ctx.template.body.price_amount),
+  })),
+  refusedRefund('refunds.shipping-above-shipping-price', (ctx) => ({
+    shipping_refund_amount: above(ctx.template.body.national_shipping_cost),
+  })),
 ];

@@ -1,11 +1,17 @@
 // n8n's two HTTP surfaces as `selling-kit dev` uses them: the REST API behind the editor (a session
 // cookie from /rest/login, only to mint a public-API key) and the public API (/api/v1, X-N8N-API-KEY)
-// for credentials, workflows and executions. Errors name the call and status, never a secret.
+// for credentials, workflows and executions. Errors name the call and status, never a secret. The
+// real-n8n tests of the nodes package drive n8n through this class too (test/e2e/harness.mts).
 export interface N8nWorkflow {
   id: string;
   name: string;
   active: boolean;
   nodes: { name: string; type: string; webhookId?: string; parameters: Record<string, unknown> }[];
+}
+
+export interface N8nNodeRun {
+  data?: { main?: ({ json: Record<string, unknown> }[] | null)[] };
+  error?: { message?: string };
 }
 
 export interface N8nExecution {
@@ -16,6 +22,8 @@ export interface N8nExecution {
   workflowId: string;
   startedAt: string;
   stoppedAt?: string;
+  /** Only when asked for with `includeData`. */
+  data?: { resultData?: { runData?: Record<string, N8nNodeRun[]>; error?: { message?: string } } };
 }
 
 export class N8nApi {
@@ -39,14 +47,28 @@ export class N8nApi {
     this.cookie = cookie.split(';')[0] ?? '';
   }
 
-  private async rest<T>(method: string, path: string, body?: unknown): Promise<T> {
+  /** A call of the editor's REST API (the session of login()); its `data`. */
+  async rest<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
     const res = await fetch(`${this.url}/rest${path}`, {
       method,
       headers: { cookie: this.cookie, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    if (!res.ok) throw new Error(`n8n ${method} /rest${path} → ${res.status}`);
-    return ((await res.json()) as { data: T }).data;
+    const text = await res.text();
+    if (!res.ok) throw this.failure(method, `/rest${path}`, res.status, text);
+    return (text ? (JSON.parse(text) as { data: T }).data : undefined) as T;
+  }
+
+  /** The error of a failed call: n8n's message only (it names fields and rules, never credential data). */
+  protected failure(method: string, path: string, status: number, body: string): Error {
+    const message = (() => {
+      try {
+        return String((JSON.parse(body) as { message?: string }).message ?? '');
+      } catch {
+        return '';
+      }
+    })();
+    return new Error(`n8n ${method} ${path.split('?')[0]} → ${status}${message ? `: ${message}` : ''}`);
   }
 
   /** A public-API key with every scope the owner may grant (labelled, so a user can revoke it). */
@@ -77,19 +99,7 @@ export class N8nApi {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
-    if (!res.ok) {
-      // n8n's messages name fields and rules, never credential data.
-      const message = (() => {
-        try {
-          return String((JSON.parse(text) as { message?: string }).message ?? '');
-        } catch {
-          return '';
-        }
-      })();
-      throw new Error(
-        `n8n ${method} /api/v1${path.split('?')[0]} → ${res.status}${message ? `: ${message}` : ''}`,
-      );
-    }
+    if (!res.ok) throw this.failure(method, `/api/v1${path}`, res.status, text);
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
@@ -113,7 +123,10 @@ export class N8nApi {
     return this.list<N8nWorkflow>('/workflows');
   }
 
-  executions(workflowId: string): Promise<N8nExecution[]> {
-    return this.list<N8nExecution>(`/executions?workflowId=${encodeURIComponent(workflowId)}`);
+  /** Every execution of a workflow, newest first (with each node's output when `includeData`). */
+  executions(workflowId: string, options: { includeData?: boolean } = {}): Promise<N8nExecution[]> {
+    return this.list<N8nExecution>(
+      `/executions?workflowId=${encodeURIComponent(workflowId)}${options.includeData ? '&includeData=true' : ''}`,
+    );
   }
 }

@@ -3,11 +3,14 @@
 // dev user folder (SQLite, its own encryption key file), the owner managed from env (the bcrypt hash of
 // the password kept in the dev home), output to a log file. It runs in its own process group so that
 // stopping it also ends its task-runner children; an exit of the CLI kills the group as a last resort.
+// The real-n8n tests of the nodes package start their n8n with this module too (other settings layered
+// over the recipe), so what they test is how `dev` runs it.
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname } from 'node:path';
+import { freePort } from '@selling-kit/simulator/testing';
 
 export interface N8nProcess {
   url: string;
@@ -17,20 +20,6 @@ export interface N8nProcess {
   ready: Promise<void>;
   /** Callable at any time, during the start too. */
   stop(): Promise<void>;
-}
-
-/** A port free on 127.0.0.1 right now. */
-export async function freePort(): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function portFree(port: number): Promise<boolean> {
@@ -56,7 +45,13 @@ export async function spawnN8n(opts: {
   port: number;
   logFile: string;
   owner: { email: string; password: string };
+  /** The owner's name (default "Selling Kit Dev"). */
+  ownerName?: { first: string; last: string };
   readyTimeoutMs?: number;
+  /** The environment the recipe is layered over (default: this process's). */
+  baseEnv?: NodeJS.ProcessEnv;
+  /** Settings layered over the recipe (a database, for instance); undefined removes one. */
+  env?: NodeJS.ProcessEnv;
 }): Promise<N8nProcess> {
   if (opts.port && !(await portFree(opts.port)))
     throw new Error(`port ${opts.port} is in use (another n8n?): pass --n8n-port <port>`);
@@ -67,7 +62,7 @@ export async function spawnN8n(opts: {
   const log = createWriteStream(opts.logFile, { flags: 'a' });
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...(opts.baseEnv ?? process.env),
     N8N_USER_FOLDER: opts.userFolder,
     DB_TYPE: 'sqlite',
     N8N_PORT: String(port),
@@ -94,14 +89,15 @@ export async function spawnN8n(opts: {
     N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
     N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
     N8N_INSTANCE_OWNER_EMAIL: opts.owner.email,
-    N8N_INSTANCE_OWNER_FIRST_NAME: 'Selling Kit',
-    N8N_INSTANCE_OWNER_LAST_NAME: 'Dev',
+    N8N_INSTANCE_OWNER_FIRST_NAME: opts.ownerName?.first ?? 'Selling Kit',
+    N8N_INSTANCE_OWNER_LAST_NAME: opts.ownerName?.last ?? 'Dev',
     N8N_INSTANCE_OWNER_PASSWORD_HASH: bcryptHash(opts.owner.password, opts.bin),
     N8N_LOG_LEVEL: 'info',
     N8N_LOG_OUTPUT: 'console',
     NODE_ENV: 'production',
     // Not n8n's: the CLI's own (a test runner's, for instance).
     NODE_OPTIONS: undefined,
+    ...opts.env,
   };
   const child = spawn(process.execPath, [opts.bin, 'start'], {
     cwd: opts.userFolder,

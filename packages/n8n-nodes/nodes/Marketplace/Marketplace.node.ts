@@ -18,6 +18,7 @@ import * as products from './actions/products';
 import * as refunds from './actions/refunds';
 import * as shipping from './actions/shipping';
 import * as shop from './actions/shop';
+import { labelledOptions } from './actions/common';
 import { router } from './actions/router';
 import { listSearch, loadOptions } from './methods';
 
@@ -88,10 +89,7 @@ export class Marketplace implements INodeType {
         displayName: 'Authentication',
         name: 'authentication',
         type: 'options',
-        options: [
-          { name: 'API Key (Shop)', value: 'apiKey' },
-          { name: 'OAuth2 (Connected Seller)', value: 'oAuth2' },
-        ],
+        options: labelledOptions({ apiKey: 'API Key (Shop)', oAuth2: 'OAuth2 (Connected Seller)' }),
         default: 'apiKey',
       },
       {

@@ -11,12 +11,19 @@ import {
   type INodeTypeDescription,
   type JsonObject,
 } from 'n8n-workflow';
+import {
+  BULK_OPERATIONS,
+  inlineFeedBytes,
+  JOB_MESSAGES,
+  SEARCH_ATTRIBUTE_NAMES,
+  WORKFLOW_TYPES,
+} from '@selling-kit/temporal-workflows/contract';
 import { properties } from './description';
 import { binaryFeed, concurrentShops, itemsFeed, type FeedFormat, type InlineFeed } from './inlineFeed';
 import { getShops } from './shops';
 import { jobWorkflowId, TemporalHttp, temporalSettings } from './transport/temporal';
 
-const OPERATIONS = ['create', 'upsert', 'update', 'patch', 'delete', 'mark_as_sold'];
+const OPERATIONS: string[] = Object.values(BULK_OPERATIONS);
 const FINISHED = new Set(['finished', 'cancelled', 'failed']);
 
 /** A feed as the worker takes it (temporal-workflows' FeedRef): a path or URL, or the text inline. */
@@ -145,14 +152,17 @@ async function startJob(
   const refs = shops.map((shopId) => ({ shopId, credentialRef: shopId }));
   const common = { jobId, operation, reportDir };
   // Each child of a many-shop job carries an inline feed: fewer start at once (inlineFeed.ts).
-  const inline = 'content' in feed ? Buffer.byteLength(feed.content, 'utf8') : 0;
+  const inline = 'content' in feed ? inlineFeedBytes(feed.content) : 0;
   const input =
     refs.length === 1
       ? { ...common, shop: refs[0], feed }
       : { ...common, shops: refs, feed, ...(inline ? { maxConcurrentShops: concurrentShops(inline) } : {}) };
-  const workflowType = refs.length === 1 ? 'bulkListingWorkflow' : 'multiShopJobWorkflow';
-  const searchAttributes: Record<string, string> = { SellingKitJobId: jobId, SellingKitOperation: operation };
-  if (refs.length === 1) searchAttributes.SellingKitShop = shops[0]!;
+  const workflowType = refs.length === 1 ? WORKFLOW_TYPES.bulkListing : WORKFLOW_TYPES.multiShopJob;
+  const searchAttributes: Record<string, string> = {
+    [SEARCH_ATTRIBUTE_NAMES.jobId]: jobId,
+    [SEARCH_ATTRIBUTE_NAMES.operation]: operation,
+  };
+  if (refs.length === 1) searchAttributes[SEARCH_ATTRIBUTE_NAMES.shop] = shops[0]!;
   const started = await temporal.start(jobWorkflowId(jobId), workflowType, input, { searchAttributes });
   if (started.statusCode >= 300)
     throw new NodeApiError(this.getNode(), (started.body ?? {}) as JsonObject, {
@@ -181,7 +191,7 @@ async function progressOf(
   jobId: string,
   i: number,
 ): Promise<IDataObject> {
-  const answer = await temporal.query(jobWorkflowId(jobId), 'progress');
+  const answer = await temporal.query(jobWorkflowId(jobId), JOB_MESSAGES.progressQuery);
   if (answer.statusCode >= 300)
     throw new NodeApiError(this.getNode(), { message: answer.message ?? '' } as JsonObject, {
       itemIndex: i,

@@ -13,6 +13,16 @@ const FORMAT_OPTIONS = [
   { name: 'NDJSON', value: 'ndjson' },
 ];
 
+/** The feed as a path or URL the worker reads: version 1's only way, version 2's "Path or URL" source. */
+const FEED_PATH = {
+  displayName: 'Feed',
+  name: 'feed',
+  type: 'string',
+  required: true,
+  default: '',
+  placeholder: '/data/feeds/listings.csv',
+} as const;
+
 export const properties: INodeProperties[] = [
   {
     displayName:
@@ -87,22 +97,12 @@ export const properties: INodeProperties[] = [
     displayOptions: { show: { ...start, feedSource: ['binary'], ...V2 } },
   },
   {
-    displayName: 'Feed',
-    name: 'feed',
-    type: 'string',
-    required: true,
-    default: '',
-    placeholder: '/data/feeds/listings.csv',
+    ...FEED_PATH,
     description: 'A CSV, JSON or NDJSON file path on the worker, or an http(s) URL',
     displayOptions: { show: { ...start, ...V1 } },
   },
   {
-    displayName: 'Feed',
-    name: 'feed',
-    type: 'string',
-    required: true,
-    default: '',
-    placeholder: '/data/feeds/listings.csv',
+    ...FEED_PATH,
     description:
       'A CSV, JSON or NDJSON file path on the worker (not on this n8n host, unless they share it), or an http(s) URL',
     displayOptions: { show: { ...start, feedSource: ['path'], ...V2 } },

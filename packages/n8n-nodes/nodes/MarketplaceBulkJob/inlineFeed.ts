@@ -2,17 +2,21 @@
 // on another host: the workflow's own input items (one listing each) or a file from a binary field.
 // Temporal bounds them: the server refuses a payload above 2 MiB, and the feed travels more than once
 // through a job's history (start event, the worker's snapshot activity, each run after a
-// continue-as-new; a many-shop job's children each get it). So an inline feed is at most 1 MiB —
-// larger ones go by file or URL — and a many-shop job starts only as many shops at once as keep one
-// workflow task's child starts under 3 MiB (Temporal's gRPC messages are 4 MiB at most).
+// continue-as-new; a many-shop job's children each get it). So an inline feed is at most 1 MiB, 1.5 MiB
+// once JSON-encoded — larger ones go by file or URL — and a many-shop job starts only as many shops at
+// once as keep one workflow task's child starts under 3 MiB (Temporal's gRPC messages are 4 MiB at most).
+// The limits are the job contract's (the worker and every client check the same ones).
 import { NodeOperationError, type INode, type INodeExecutionData } from 'n8n-workflow';
+import {
+  concurrentShops,
+  inlineFeedBytes,
+  INLINE_FEED_MAX_BYTES,
+  INLINE_FEED_MAX_ENCODED_BYTES,
+  INLINE_START_BUDGET_BYTES,
+} from '@selling-kit/temporal-workflows/contract';
 
-/** temporal-workflows' INLINE_FEED_MAX_BYTES (activities/snapshot.ts): a test keeps them equal. */
-export const INLINE_FEED_MAX_BYTES = 1024 * 1024;
-/** What one workflow task of a many-shop job may start at once (each child carries the feed). */
-export const INLINE_START_BUDGET_BYTES = 3 * 1024 * 1024;
-/** The worker's default of shops started at once (multi-shop.ts). */
-export const MAX_CONCURRENT_SHOPS = 100;
+/** The worker's limits and concurrency rule (temporal-workflows' contract, bundled into the node). */
+export { concurrentShops, INLINE_FEED_MAX_BYTES, INLINE_START_BUDGET_BYTES };
 
 export type FeedFormat = 'csv' | 'json' | 'ndjson';
 
@@ -26,18 +30,29 @@ export interface InlineFeed {
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(2)} MiB`;
 
-/** Refuses a feed above the limit before anything is started, naming the field and the way out. */
-export function checkInlineSize(node: INode, field: string, bytes: number, itemIndex?: number): void {
-  if (bytes <= INLINE_FEED_MAX_BYTES) return;
-  throw new NodeOperationError(
-    node,
-    `${field}: ${mib(bytes)} (${bytes} bytes) is above the 1 MiB a job can carry inline`,
-    {
-      itemIndex,
-      description:
-        "A feed sent with the job travels in Temporal payloads (refused above 2 MiB) and several times through the job's history, so it is limited to 1 MiB. Split the items over several jobs, or save the feed where the worker can read it and choose Feed Source: File Path or URL.",
-    },
-  );
+/**
+ * Refuses a feed above the limits before anything is started, naming the field and the way out: its
+ * bytes, and its size JSON-encoded in the job's payload (`inlineFeedBytes` of its text).
+ */
+export function checkInlineSize(
+  node: INode,
+  field: string,
+  bytes: number,
+  itemIndex?: number,
+  encodedBytes?: number,
+): void {
+  const over =
+    bytes > INLINE_FEED_MAX_BYTES
+      ? `${mib(bytes)} (${bytes} bytes) is above the 1 MiB a job can carry inline`
+      : encodedBytes !== undefined && encodedBytes > INLINE_FEED_MAX_ENCODED_BYTES
+        ? `${mib(encodedBytes)} once JSON-encoded (${encodedBytes} bytes: quotes and control characters are escaped) is above the 1.5 MiB a job's payload can carry inline`
+        : undefined;
+  if (!over) return;
+  throw new NodeOperationError(node, `${field}: ${over}`, {
+    itemIndex,
+    description:
+      "A feed sent with the job travels in Temporal payloads (refused above 2 MiB) and several times through the job's history, so it is limited to 1 MiB (1.5 MiB once JSON-encoded). Split the items over several jobs, or save the feed where the worker can read it and choose Feed Source: File Path or URL.",
+  });
 }
 
 /**
@@ -47,7 +62,13 @@ export function checkInlineSize(node: INode, field: string, bytes: number, itemI
 export function itemsFeed(node: INode, items: INodeExecutionData[]): InlineFeed {
   if (items.length === 0) throw new NodeOperationError(node, 'Feed Source: there are no input items to send');
   const content = items.map((item) => JSON.stringify(item.json ?? {})).join('\n') + '\n';
-  checkInlineSize(node, 'Input Items', Buffer.byteLength(content, 'utf8'));
+  checkInlineSize(
+    node,
+    'Input Items',
+    Buffer.byteLength(content, 'utf8'),
+    undefined,
+    inlineFeedBytes(content),
+  );
   return { path: `n8n:input-items (${items.length})`, format: 'ndjson', content, cells: true };
 }
 
@@ -62,14 +83,12 @@ export function binaryFeed(
   checkInlineSize(node, `Input Binary Field "${name}"`, bytes.length, itemIndex);
   const content = bytes.toString('utf8');
   // Bytes that are not UTF-8 become U+FFFD (3 bytes each): the text sent is measured again.
-  checkInlineSize(node, `Input Binary Field "${name}"`, Buffer.byteLength(content, 'utf8'), itemIndex);
-  return { path: `n8n:binary:${name}`, format, content };
-}
-
-/** Shops a many-shop job with this inline feed may start at once (at least one). */
-export function concurrentShops(bytes: number): number {
-  return Math.max(
-    1,
-    Math.min(MAX_CONCURRENT_SHOPS, Math.floor(INLINE_START_BUDGET_BYTES / Math.max(bytes, 1))),
+  checkInlineSize(
+    node,
+    `Input Binary Field "${name}"`,
+    Buffer.byteLength(content, 'utf8'),
+    itemIndex,
+    inlineFeedBytes(content),
   );
+  return { path: `n8n:binary:${name}`, format, content };
 }

@@ -20,7 +20,7 @@ import {
   type WebhookSubscriptionRequest,
 } from '@selling-kit/api-client/client';
 
-import { createHookClient, type CredentialType } from '../Marketplace/transport';
+import { createHookClient, credentialTypeOf, type CredentialType } from '../Marketplace/transport';
 import { ANY_EVENT } from './helpers';
 
 export const REGISTER_AUTOMATICALLY = 'api';
@@ -40,9 +40,7 @@ export function registersItself(ctx: IHookFunctions): boolean {
 }
 
 function credentialType(ctx: IHookFunctions): CredentialType {
-  return ctx.getNodeParameter('authentication', 'apiKey') === 'oAuth2'
-    ? 'marketplaceOAuth2Api'
-    : 'marketplaceApi';
+  return credentialTypeOf(ctx.getNodeParameter('authentication', 'apiKey'));
 }
 
 /** The URL n8n listens on right now: the Test URL while listening for a test event, else the Production URL. */

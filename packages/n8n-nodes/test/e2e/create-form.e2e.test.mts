@@ -4,75 +4,31 @@
 // the editor and saves the form as docs/create-form.png (the README's picture of it).
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEMO, startSimulator, type RunningSimulator } from '@selling-kit/simulator';
-import {
-  N8nClient,
-  PACKAGE_DIR,
-  installPackedPackage,
-  makeUserFolder,
-  nodeOutput,
-  sleep,
-  startN8n,
-  waitFor,
-  waitForPostWebhook,
-  type Execution,
-  type N8nInstance,
-  openEditor,
-} from './harness.mts';
-import { ACTION, ACTION_TYPE, chain, webhookStart } from './workflows.mts';
+import { PACKAGE_DIR, nodeOutput, openEditor, sleep, useE2e, waitFor } from './harness.mts';
+import { ACTION, ACTION_TYPE, demoShopCredential, publishStartedByWebhook } from './workflows.mts';
+import { jacketCreateForm } from '../helpers/parameters.mts';
 
-const SETUP_MS = 8 * 60_000;
 const TEST_MS = 4 * 60_000;
 const DOCS_DIR = join(PACKAGE_DIR, 'docs');
 
-let userFolder = '';
-let sim: RunningSimulator | undefined;
-let n8n: N8nInstance | undefined;
-let client: N8nClient;
-
-beforeAll(async () => {
-  userFolder = await makeUserFolder();
-  const [started] = await Promise.all([startSimulator({ demo: true }), installPackedPackage(userFolder)]);
-  sim = started;
-  n8n = await startN8n({ userFolder, logName: 'n8n-create-form.log' });
-  client = new N8nClient(n8n.url);
-  await client.login(n8n.owner.email, n8n.owner.password);
-  await client.createApiKey();
-}, SETUP_MS);
-
-afterAll(async () => {
-  await n8n?.stop();
-  await sim?.close();
-  if (userFolder) await rm(userFolder, { recursive: true, force: true });
-}, 60_000);
+const e2e = useE2e('n8n-create-form.log');
 
 /** The Create form (version 2) as a user fills it in: typed fields only, no JSON anywhere. */
-const createForm = (): Record<string, unknown> => ({
-  authentication: 'apiKey',
-  resource: 'products',
-  operation: 'create',
-  description: 'Waxed cotton field jacket, barely worn #vintage #gorpcore',
-  priceAmount: '120.00',
-  priceCurrency: 'GBP',
-  pictures: { picture: [{ url: "={{ $('Start').first().json.body.pictures }}" }] },
-  productType: 'jackets',
-  brandName: 'Patagonia',
-  condition: 'used_excellent',
-  department: 'menswear',
-  countryCode: 'GB',
-  quantity: 1,
-  nationalShippingCost: '4.50',
-  newSku: "={{ $('Start').first().json.body.sku }}",
-  extraFields: {
-    colour: ['green'],
-    discount_price: '99.00',
-    size_id: 18,
-    size_set_id: 44,
-    style: ['gorpcore'],
-  },
-});
+const createForm = (): Record<string, unknown> =>
+  jacketCreateForm({
+    authentication: 'apiKey',
+    description: 'Waxed cotton field jacket, barely worn #vintage #gorpcore',
+    pictures: { picture: [{ url: "={{ $('Start').first().json.body.pictures }}" }] },
+    newSku: "={{ $('Start').first().json.body.sku }}",
+    extraFields: {
+      colour: ['green'],
+      discount_price: '99.00',
+      size_id: 18,
+      size_set_id: 44,
+      style: ['gorpcore'],
+    },
+  });
 
 describe('the Create form (version 2) in a real n8n', () => {
   let workflowId = '';
@@ -80,45 +36,25 @@ describe('the Create form (version 2) in a real n8n', () => {
   it(
     'a Create built only from the form succeeds the first time and returns the listing with its url',
     async () => {
-      const credential = await client.createCredential(
-        'Marketplace demo shop (create form)',
-        ACTION.credentialType,
-        ACTION.credentialData(sim!.url, DEMO.apiKey),
-      );
-      const path = `create-form-${randomUUID()}`;
-      workflowId = await client.createWorkflow(
-        chain('e2e: create from the form', [
-          webhookStart(path),
-          {
-            name: 'Create',
-            type: ACTION_TYPE,
-            typeVersion: 2,
-            parameters: createForm(),
-            credentials: { [ACTION.credentialType]: credential },
-          },
-        ]),
-      );
-      await client.activate(workflowId);
-      await waitForPostWebhook(`${n8n!.url}/webhook/${path}`);
+      const credential = await demoShopCredential(e2e, 'Marketplace demo shop (create form)');
+      const wf = await publishStartedByWebhook(e2e.client, 'e2e: create from the form', [
+        {
+          name: 'Create',
+          type: ACTION_TYPE,
+          typeVersion: 2,
+          parameters: createForm(),
+          credentials: { [ACTION.credentialType]: credential },
+        },
+      ]);
+      workflowId = wf.id;
 
       const sku = `FORM-E2E-${randomUUID().slice(0, 8).toUpperCase()}`;
-      const pictures = [`${sim!.url}/demo-assets/tee-black.png`, `${sim!.url}/demo-assets/tee-black.png`];
-      const res = await fetch(`${n8n!.url}/webhook/${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ sku, pictures }),
-        signal: AbortSignal.timeout(120_000),
-      });
-      const execution = await waitFor<Execution>(
-        'the finished execution',
-        async () => {
-          const done = (await client.executions(workflowId)).filter(
-            (e) => e.finished || e.status === 'error' || e.status === 'success',
-          );
-          return done[0];
-        },
-        60_000,
-      );
+      const pictures = [
+        `${e2e.sim.url}/demo-assets/tee-black.png`,
+        `${e2e.sim.url}/demo-assets/tee-black.png`,
+      ];
+      const res = await wf.run({ sku, pictures });
+      const execution = await e2e.client.lastExecution(workflowId);
       expect({
         http: res.status,
         status: execution.status,
@@ -148,7 +84,7 @@ describe('the Create form (version 2) in a real n8n', () => {
     async () => {
       expect(workflowId).not.toBe('');
       mkdirSync(DOCS_DIR, { recursive: true });
-      const { browser, page } = await openEditor(n8n!, { width: 1440, height: 1900 });
+      const { browser, page } = await openEditor(e2e.n8n, { width: 1440, height: 1900 });
       try {
         await page.goto(`/workflow/${workflowId}`, { waitUntil: 'domcontentloaded', timeout: 120_000 });
         const node = page.locator('[data-test-id="canvas-node"]').filter({ hasText: 'Create' }).first();

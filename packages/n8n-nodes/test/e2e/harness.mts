@@ -1,51 +1,40 @@
 // Harness of the real-n8n end-to-end tests: packs this package the way it is published, installs it
 // into a throw-away n8n user folder as a community package, starts n8n 2.40.7 (installed by
-// scripts/setup-n8n.sh) on free loopback ports with an owner made from env, and talks to its REST and
-// public APIs. Nothing here prints secrets: n8n's output goes to a log file under test-output/.
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+// scripts/setup-n8n.sh) on free loopback ports with an owner made from env — with the CLI's own n8n
+// launcher and API client (packages/cli/src/n8n: what `selling-kit dev` runs is what is tested) — and
+// talks to its REST and public APIs. Nothing here prints secrets: n8n's output goes to a log file under
+// test-output/.
+import { execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
+import { CHROMIUM, CHROMIUM_ARGS, freePort } from '@selling-kit/simulator/testing';
+import { N8nApi, type N8nExecution, type N8nNodeRun } from '../../../cli/src/n8n/api.ts';
+import { findN8nBin, N8N_VERSION as DEFAULT_N8N_VERSION } from '../../../cli/src/n8n/install.ts';
+import { spawnN8n } from '../../../cli/src/n8n/process.ts';
 
 const run = promisify(execFile);
 
+export { freePort };
 export const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const PACKAGE_NAME: string = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')).name;
 export const OUTPUT_DIR = join(PACKAGE_DIR, 'test-output');
-export const N8N_VERSION = process.env.SELLING_KIT_N8N_VERSION ?? '2.40.7';
+export const N8N_VERSION = process.env.SELLING_KIT_N8N_VERSION ?? DEFAULT_N8N_VERSION;
 
 /** n8n's bin script, from scripts/setup-n8n.sh's cache (fails loudly when it is missing). */
 export function n8nBin(): string {
-  const cache = process.env.SELLING_KIT_CACHE ?? join(homedir(), '.cache', 'selling-kit');
-  const bin =
-    process.env.SELLING_KIT_N8N_BIN ?? join(cache, `n8n-${N8N_VERSION}`, 'node_modules', 'n8n', 'bin', 'n8n');
-  if (!existsSync(bin) || !existsSync(join(dirname(bin), '..', '..', '..', '.installed'))) {
+  const bin = findN8nBin();
+  if (!bin)
     throw new Error(
-      `n8n ${N8N_VERSION} is not installed at ${bin}: run "bash scripts/setup-n8n.sh" (setup.sh does it)`,
+      `n8n ${N8N_VERSION} is not installed: run "bash scripts/setup-n8n.sh" (setup.sh does it)`,
     );
-  }
   return bin;
-}
-
-/** A port free on 127.0.0.1 right now. */
-export async function freePort(): Promise<number> {
-  return await new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolvePort(port));
-    });
-  });
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -139,25 +128,21 @@ export interface N8nInstance {
   userFolder: string;
   logFile: string;
   owner: { email: string; password: string };
-  process: ChildProcess;
   stop(): Promise<void>;
 }
 
-/** bcrypt hash with the bcryptjs that ships inside n8n (the owner's password is set from env). */
-function bcryptHash(password: string, bin: string): string {
-  const require = createRequire(bin);
-  const bcrypt = require('bcryptjs') as { hashSync(p: string, rounds: number): string };
-  return bcrypt.hashSync(password, 10);
-}
-
 /**
- * Starts `n8n start` on free ports in a fresh user folder; resolves once /healthz/readiness answers 200.
- * A second attempt on new ports covers a port taken between choosing it and n8n binding it.
+ * Starts `n8n start` (the CLI's launcher, its recipe) on free ports in a fresh user folder with an owner
+ * of its own; resolves once /healthz/readiness answers 200. A second attempt on new ports covers a port
+ * taken between choosing it and n8n binding it. `settings` are layered over the recipe.
  */
 export async function startN8n(options: {
   userFolder: string;
   logName?: string;
   readyTimeoutMs?: number;
+  port?: number;
+  baseEnv?: NodeJS.ProcessEnv;
+  settings?: NodeJS.ProcessEnv;
 }): Promise<N8nInstance> {
   try {
     return await startN8nOnce(options);
@@ -167,108 +152,31 @@ export async function startN8n(options: {
   }
 }
 
-async function startN8nOnce(options: {
-  userFolder: string;
-  logName?: string;
-  readyTimeoutMs?: number;
-}): Promise<N8nInstance> {
-  const bin = n8nBin();
-  const [port, brokerPort] = [await freePort(), await freePort()];
+async function startN8nOnce(options: Parameters<typeof startN8n>[0]): Promise<N8nInstance> {
   const owner = {
     email: 'e2e-owner@selling-kit.test',
     password: `E2e-${randomBytes(12).toString('hex')}-Pw1`,
   };
   mkdirSync(OUTPUT_DIR, { recursive: true });
   const logFile = join(OUTPUT_DIR, options.logName ?? 'n8n.log');
-  const log = createWriteStream(logFile);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    N8N_USER_FOLDER: options.userFolder,
-    N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
-    DB_TYPE: 'sqlite',
-    N8N_PORT: String(port),
-    N8N_LISTEN_ADDRESS: '127.0.0.1',
-    N8N_HOST: '127.0.0.1',
-    N8N_PROTOCOL: 'http',
-    N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}`,
-    WEBHOOK_URL: undefined,
-    N8N_WEBHOOK_URL: `http://127.0.0.1:${port}/`,
-    N8N_RUNNERS_BROKER_PORT: String(brokerPort),
-    N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
-    N8N_DIAGNOSTICS_ENABLED: 'false',
-    N8N_DIAGNOSTICS_CONFIG_FRONTEND: '',
-    N8N_DIAGNOSTICS_CONFIG_BACKEND: '',
-    N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-    N8N_TEMPLATES_ENABLED: 'false',
-    N8N_PERSONALIZATION_ENABLED: 'false',
-    N8N_HIRING_BANNER_ENABLED: 'false',
-    N8N_DYNAMIC_BANNERS_ENABLED: 'false',
-    N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
-    EXTERNAL_FRONTEND_HOOKS_URLS: '',
-    N8N_AI_ENABLED: 'false',
-    N8N_SECURE_COOKIE: 'false',
-    N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-    N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
-    N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
-    N8N_INSTANCE_OWNER_EMAIL: owner.email,
-    N8N_INSTANCE_OWNER_FIRST_NAME: 'E2E',
-    N8N_INSTANCE_OWNER_LAST_NAME: 'Owner',
-    N8N_INSTANCE_OWNER_PASSWORD_HASH: bcryptHash(owner.password, bin),
-    N8N_LOG_LEVEL: 'info',
-    N8N_LOG_OUTPUT: 'console',
-    NODE_ENV: 'production',
-    // Inherited from jest: not for n8n.
-    NODE_OPTIONS: undefined,
-  };
-  const child = spawn(process.execPath, [bin, 'start'], {
-    cwd: options.userFolder,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Own process group: stop() ends n8n and its task-runner children together.
-    detached: true,
+  rmSync(logFile, { force: true }); // the launcher appends: this run's lines only
+  const n8n = await spawnN8n({
+    bin: n8nBin(),
+    userFolder: options.userFolder,
+    port: options.port ?? 0,
+    logFile,
+    owner,
+    ownerName: { first: 'E2E', last: 'Owner' },
+    readyTimeoutMs: options.readyTimeoutMs ?? 240_000,
+    ...(options.baseEnv ? { baseEnv: options.baseEnv } : {}),
+    env: { N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'), ...options.settings },
   });
-  child.stdout?.pipe(log, { end: false });
-  child.stderr?.pipe(log, { end: false });
-  let exited: string | undefined;
-  child.on('exit', (code, signal) => {
-    exited = `n8n exited (code ${code}, signal ${signal})`;
-  });
-
-  const url = `http://127.0.0.1:${port}`;
-  const signalGroup = (signal: NodeJS.Signals) => {
-    try {
-      if (child.pid) process.kill(-child.pid, signal);
-    } catch {
-      // already gone
-    }
-  };
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const gone = new Promise<void>((r) => child.once('exit', () => r()));
-      signalGroup('SIGTERM');
-      const timer = setTimeout(() => signalGroup('SIGKILL'), 20_000);
-      await gone;
-      clearTimeout(timer);
-    }
-    signalGroup('SIGKILL'); // leftovers of the group (task runner), if any
-    log.end();
-  };
   try {
-    await waitFor(
-      'n8n readiness',
-      async () => {
-        if (exited) throw new Error(`${exited}; see ${logFile}`);
-        const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(5_000) });
-        return res.status === 200 ? true : undefined;
-      },
-      options.readyTimeoutMs ?? 240_000,
-      1_000,
-    );
+    await n8n.ready;
   } catch (error) {
-    await stop();
     throw new Error(`${(error as Error).message}\n--- last lines of ${logFile} ---\n${tail(logFile, 30)}`);
   }
-  return { url, port, userFolder: options.userFolder, logFile, owner, process: child, stop };
+  return { url: n8n.url, port: n8n.port, userFolder: options.userFolder, logFile, owner, stop: n8n.stop };
 }
 
 export function tail(file: string, lines: number): string {
@@ -279,59 +187,14 @@ export function tail(file: string, lines: number): string {
   }
 }
 
-/** A session on n8n's REST API (cookie from /rest/login) plus a public-API key. */
-export class N8nClient {
-  readonly url: string;
-  private cookie = '';
-  private apiKey = '';
+export type NodeRun = N8nNodeRun;
+export type Execution = N8nExecution;
 
-  constructor(url: string) {
-    this.url = url;
-  }
-
-  async login(email: string, password: string): Promise<void> {
-    const res = await fetch(`${this.url}/rest/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ emailOrLdapLoginId: email, password }),
-    });
-    if (res.status !== 200) throw new Error(`login failed: ${res.status} ${await res.text()}`);
-    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
-    if (!cookie) throw new Error('login answered without an n8n-auth cookie');
-    this.cookie = cookie.split(';')[0] ?? '';
-  }
-
-  async rest<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${this.url}/rest${path}`, {
-      method,
-      headers: { cookie: this.cookie, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} /rest${path} → ${res.status} ${text.slice(0, 500)}`);
-    return (text ? (JSON.parse(text) as { data: T }).data : undefined) as T;
-  }
-
-  /** Creates a public-API key with every scope the owner may grant. */
-  async createApiKey(): Promise<void> {
-    const scopes = await this.rest<string[]>('GET', '/api-keys/scopes');
-    const key = await this.rest<{ rawApiKey: string }>('POST', '/api-keys', {
-      label: `e2e-${randomUUID().slice(0, 8)}`,
-      scopes,
-      expiresAt: null,
-    });
-    this.apiKey = key.rawApiKey;
-  }
-
-  async api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${this.url}/api/v1${path}`, {
-      method,
-      headers: { 'X-N8N-API-KEY': this.apiKey, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} /api/v1${path} → ${res.status} ${text.slice(0, 500)}`);
-    return (text ? JSON.parse(text) : undefined) as T;
+/** The CLI's n8n client with what the tests add: credentials, workflows, webhook runs, raw errors. */
+export class N8nClient extends N8nApi {
+  /** The whole answer in the error (the tests match n8n's own wording). */
+  protected override failure(method: string, path: string, status: number, body: string): Error {
+    return new Error(`${method} ${path} → ${status} ${body.slice(0, 500)}`);
   }
 
   async createCredential(
@@ -356,27 +219,47 @@ export class N8nClient {
     await this.api('POST', `/workflows/${workflowId}/activate`);
   }
 
-  async executions(workflowId: string): Promise<Execution[]> {
-    const page = await this.api<{ data: Execution[] }>(
-      'GET',
-      `/executions?workflowId=${workflowId}&includeData=true&limit=100`,
+  /** Publishes a workflow started by webhookStart(path); resolves once n8n serves that webhook. */
+  async publish(workflowId: string, path: string): Promise<void> {
+    await this.activate(workflowId);
+    await waitForPostWebhook(`${this.url}/webhook/${path}`);
+  }
+
+  /** POSTs `body` as JSON to the production webhook at `path`. */
+  callWebhook(path: string, body: unknown = {}, timeoutMs = 120_000): Promise<Response> {
+    return fetch(`${this.url}/webhook/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  }
+
+  /** With each node's output (what nodeOutput() reads). */
+  override executions(workflowId: string, options = { includeData: true }): Promise<Execution[]> {
+    return super.executions(workflowId, options);
+  }
+
+  /** The newest execution of a workflow that has ended, waiting for one up to `timeoutMs`. */
+  async lastExecution(workflowId: string, timeoutMs = 60_000): Promise<Execution> {
+    return await waitFor(
+      'the finished execution',
+      async () => finished(await this.executions(workflowId)).sort((a, b) => Number(b.id) - Number(a.id))[0],
+      timeoutMs,
     );
-    return page.data;
   }
 }
 
-export interface NodeRun {
-  data?: { main?: ({ json: Record<string, unknown> }[] | null)[] };
-  error?: { message?: string };
-}
+/** The executions that have ended. */
+export const finished = (list: Execution[]) =>
+  list.filter((e) => e.finished || e.status === 'success' || e.status === 'error');
 
-export interface Execution {
-  id: string;
-  finished: boolean;
-  status: string;
-  mode: string;
-  startedAt: string;
-  data?: { resultData?: { runData?: Record<string, NodeRun[]>; error?: { message?: string } } };
+/** A session as the owner of `n8n`, with a public-API key of its own. */
+export async function ownerClient(n8n: Pick<N8nInstance, 'url' | 'owner'>): Promise<N8nClient> {
+  const client = new N8nClient(n8n.url);
+  await client.login(n8n.owner.email, n8n.owner.password);
+  client.apiKey = await client.createApiKey(`e2e-${randomUUID().slice(0, 8)}`);
+  return client;
 }
 
 /** JSON of the items a node output in an execution (first run, first output). */
@@ -386,23 +269,97 @@ export function nodeOutput(execution: Execution, nodeName: string): Record<strin
   return (runs[0]?.data?.main?.[0] ?? []).map((item) => item.json);
 }
 
+/** A call of the simulator's admin surface; its JSON answer. */
+export async function simAdmin<T = unknown>(
+  sim: RunningSimulator,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const res = await fetch(`${sim.adminUrl}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text.slice(0, 300)}`);
+  return JSON.parse(text) as T;
+}
+
+export interface E2eSetup {
+  userFolder: string;
+  sim: RunningSimulator;
+  n8n: N8nInstance;
+  /** The owner's session and public-API key. */
+  client: N8nClient;
+  /** Stops n8n and the simulator and removes the user folder. */
+  stop(): Promise<void>;
+}
+
+/**
+ * What each end-to-end file starts with: the demo simulator, the packed package in a fresh user folder,
+ * n8n (its log `test-output/<logName>`) and the owner's client.
+ */
+export async function startE2e(logName: string): Promise<E2eSetup> {
+  const userFolder = await makeUserFolder();
+  let sim: RunningSimulator | undefined;
+  let n8n: N8nInstance | undefined;
+  const stop = async () => {
+    await n8n?.stop();
+    await sim?.close();
+    await rm(userFolder, { recursive: true, force: true });
+  };
+  try {
+    [sim] = await Promise.all([startSimulator({ demo: true }), installPackedPackage(userFolder)]);
+    n8n = await startN8n({ userFolder, logName });
+    return { userFolder, sim, n8n, client: await ownerClient(n8n), stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** How long an end-to-end file may take to start (the simulator, the packed package, n8n). */
+export const E2E_SETUP_MS = 8 * 60_000;
+
+/** A test file's end-to-end set-up, read once its beforeAll has run. */
+export interface E2eSuite extends Pick<E2eSetup, 'sim' | 'n8n' | 'client'> {
+  /** A call of the simulator's admin surface; its JSON answer. */
+  admin<T = unknown>(method: string, path: string, body?: unknown): Promise<T>;
+}
+
+/**
+ * startE2e for the test file that calls it (at its top, before its own hooks): started in a beforeAll,
+ * stopped in an afterAll; reading a field before the start throws.
+ */
+export function useE2e(logName: string): E2eSuite {
+  let setup: E2eSetup | undefined;
+  beforeAll(async () => {
+    setup = await startE2e(logName);
+  }, E2E_SETUP_MS);
+  afterAll(() => setup?.stop(), 60_000);
+  const started = (): E2eSetup => {
+    if (!setup) throw new Error(`the end-to-end set-up (${logName}) has not started`);
+    return setup;
+  };
+  return {
+    get sim() {
+      return started().sim;
+    },
+    get n8n() {
+      return started().n8n;
+    },
+    get client() {
+      return started().client;
+    },
+    admin: <T = unknown,>(method: string, path: string, body?: unknown) =>
+      simAdmin<T>(started().sim, method, path, body),
+  };
+}
+
 export async function makeUserFolder(): Promise<string> {
   return await mkdtemp(join(tmpdir(), 'sk-n8n-e2e-'));
 }
-
-/** Debian's Chromium (scripts/setup-n8n.sh installs it), headless, with no traffic of its own. */
-export const CHROMIUM = process.env.SELLING_KIT_CHROMIUM ?? '/usr/bin/chromium';
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 
 /**
  * A headless Chromium page logged in to `n8n` as its owner (the editor's own /rest/login), for the

@@ -4,82 +4,49 @@
 // Chromium checks the editor's node panel. One n8n for the whole file (~30 s to start).
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEMO, startSimulator, type RunningSimulator } from '@selling-kit/simulator';
+import { DEMO } from '@selling-kit/simulator';
 import { webhookHeaders } from '@selling-kit/api-client/core';
 import {
-  N8nClient,
   OUTPUT_DIR,
-  installPackedPackage,
-  makeUserFolder,
   nodeOutput,
+  openEditor,
   sleep,
-  startN8n,
   tail,
+  useE2e,
   waitFor,
   waitForPostWebhook,
   type Execution,
-  type N8nInstance,
-  openEditor,
 } from './harness.mts';
 import { FEED_HEADER, feedRow, startTemporalStack, type TemporalStack } from '../helpers/temporal.mts';
 import {
   ACTION,
   ACTION_TYPE,
+  BULK,
   BULK_TYPE,
   TRIGGER_TYPE,
   chain,
-  webhookStart,
+  demoShopCredential,
+  publishStartedByWebhook,
+  runOnce,
   type Listing,
   type NodeSpec,
 } from './workflows.mts';
 
-const SETUP_MS = 8 * 60_000;
 const TEST_MS = 3 * 60_000;
 
-let userFolder = '';
-let sim: RunningSimulator | undefined;
-let n8n: N8nInstance | undefined;
-let client: N8nClient;
-
-async function admin<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${sim!.adminUrl}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text) as T;
-}
-
-beforeAll(async () => {
-  userFolder = await makeUserFolder();
-  const [started] = await Promise.all([startSimulator({ demo: true }), installPackedPackage(userFolder)]);
-  sim = started;
-  n8n = await startN8n({ userFolder, logName: 'n8n-e2e.log' });
-  client = new N8nClient(n8n.url);
-  await client.login(n8n.owner.email, n8n.owner.password);
-  await client.createApiKey();
-}, SETUP_MS);
-
-afterAll(async () => {
-  await n8n?.stop();
-  await sim?.close();
-  if (userFolder) await rm(userFolder, { recursive: true, force: true });
-}, 60_000);
+const e2e = useE2e('n8n-e2e.log');
 
 describe('n8n loads the packed package', () => {
   it('lists our node types and credentials', async () => {
-    const nodes = await fetch(`${n8n!.url}/types/nodes.json`, {
+    const nodes = await fetch(`${e2e.n8n.url}/types/nodes.json`, {
       headers: { cookie: await sessionCookie() },
     }).then((r) => r.json() as Promise<{ name: string }[]>);
     const names = nodes.map((n) => n.name);
     expect(names).toContain(TRIGGER_TYPE);
     expect(names).toContain(ACTION_TYPE);
     expect(names).toContain(BULK_TYPE);
-    const credentials = await fetch(`${n8n!.url}/types/credentials.json`, {
+    const credentials = await fetch(`${e2e.n8n.url}/types/credentials.json`, {
       headers: { cookie: await sessionCookie() },
     }).then((r) => r.json() as Promise<{ name: string }[]>);
     expect(credentials.map((c) => c.name)).toEqual(
@@ -92,43 +59,12 @@ describe('Marketplace node against the simulator (workflows run over HTTP)', () 
   let credential: { id: string; name: string };
   const skuOf = "={{ $('Start').first().json.body.sku }}";
 
-  /** Creates and publishes a workflow started by a Webhook node; returns a function that runs it. */
-  async function publish(
-    name: string,
-    specs: NodeSpec[],
-  ): Promise<{ id: string; run: (body: unknown) => Promise<Response> }> {
-    const path = `e2e-${randomUUID()}`;
-    const id = await client.createWorkflow(chain(name, [webhookStart(path), ...specs]));
-    await client.activate(id);
-    await waitForPostWebhook(`${n8n!.url}/webhook/${path}`);
-    const run = (body: unknown) =>
-      fetch(`${n8n!.url}/webhook/${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(120_000),
-      });
-    return { id, run };
-  }
+  const publish = (name: string, specs: NodeSpec[]) => publishStartedByWebhook(e2e.client, name, specs);
 
-  async function lastExecution(workflowId: string): Promise<Execution> {
-    return await waitFor(
-      'the finished execution',
-      async () => {
-        const list = await client.executions(workflowId);
-        const done = list.filter((e) => e.finished || e.status === 'error' || e.status === 'success');
-        return done.sort((a, b) => Number(b.id) - Number(a.id))[0];
-      },
-      60_000,
-    );
-  }
+  const lastExecution = (workflowId: string): Promise<Execution> => e2e.client.lastExecution(workflowId);
 
   beforeAll(async () => {
-    credential = await client.createCredential(
-      'Marketplace demo shop (e2e)',
-      ACTION.credentialType,
-      ACTION.credentialData(sim!.url, DEMO.apiKey),
-    );
+    credential = await demoShopCredential(e2e, 'Marketplace demo shop (e2e)');
   }, TEST_MS);
 
   it(
@@ -139,7 +75,7 @@ describe('Marketplace node against the simulator (workflows run over HTTP)', () 
         description: 'End-to-end test tee from n8n. #nike',
         price: '19.00',
         currency: 'GBP',
-        pictureUrls: [`${sim!.url}/demo-assets/tee-black.png`],
+        pictureUrls: [`${e2e.sim.url}/demo-assets/tee-black.png`],
         department: 'menswear',
         productType: 'tshirts',
         condition: 'used_excellent',
@@ -181,7 +117,7 @@ describe('Marketplace node against the simulator (workflows run over HTTP)', () 
       expect(nodeOutput(execution, 'Mark Sold')).toHaveLength(1);
 
       // The simulator's own view: patched price, marked as sold.
-      const record = await admin<{
+      const record = await e2e.admin<{
         sku: string;
         state: string;
         soldVia?: string;
@@ -246,7 +182,7 @@ describe('Marketplace Bulk Job node against a real Temporal server', () => {
   let stack: TemporalStack;
 
   beforeAll(async () => {
-    stack = await startTemporalStack({ demo: { baseUrl: sim!.url, apiKey: DEMO.apiKey } });
+    stack = await startTemporalStack({ demo: { baseUrl: e2e.sim.url, apiKey: DEMO.apiKey } });
   }, TEST_MS);
   afterAll(() => stack?.stop(), 60_000);
 
@@ -259,66 +195,24 @@ describe('Marketplace Bulk Job node against a real Temporal server', () => {
         feed,
         [
           FEED_HEADER,
-          ...skus.map((sku) => feedRow(sku, `${sim!.url}/demo-assets/tee-black.png`)),
+          ...skus.map((sku) => feedRow(sku, `${e2e.sim.url}/demo-assets/tee-black.png`)),
           'E2E-BULK-BAD,,',
         ].join('\n') + '\n',
       );
-      const credential = await client.createCredential('Selling-kit jobs (e2e)', 'marketplaceTemporalApi', {
-        url: stack.httpUrl,
-        namespace: 'default',
-        taskQueue: stack.taskQueue,
-        codecKey: stack.key.toString('base64'),
-        reportDir: join(stack.dir, 'reports'),
-        apiKey: '',
-      });
-      const path = `e2e-${randomUUID()}`;
+      const credential = await e2e.client.createCredential(
+        'Selling-kit jobs (e2e)',
+        BULK.credentialType,
+        BULK.credentialData(stack),
+      );
       const jobId = `e2e-${randomUUID().slice(0, 8)}`;
-      const id = await client.createWorkflow(
-        chain('e2e: bulk job', [
-          webhookStart(path),
-          {
-            name: 'Bulk Job',
-            type: BULK_TYPE,
-            parameters: {
-              operation: 'start',
-              feed,
-              format: 'csv',
-              shops: 'demo',
-              jobOperation: 'create',
-              jobId,
-              wait: true,
-              maxWaitMinutes: 5,
-            },
-            credentials: { marketplaceTemporalApi: credential },
-          },
-        ]),
-      );
-      await client.activate(id);
-      await waitForPostWebhook(`${n8n!.url}/webhook/${path}`);
-      const res = await fetch(`${n8n!.url}/webhook/${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-        signal: AbortSignal.timeout(180_000),
-      });
-      expect(res.status).toBe(200);
-      const execution = await waitFor(
-        'the finished execution',
-        async () =>
-          (await client.executions(id)).find(
-            (e) => e.finished || e.status === 'success' || e.status === 'error',
-          ),
-        120_000,
-      );
+      const { response, execution } = await runOnce(e2e.client, 'e2e: bulk job', [
+        BULK.startNode(credential, 1, { feed, format: 'csv', shops: 'demo', jobId, maxWaitMinutes: 5 }),
+      ]);
+      expect(response.status).toBe(200);
       expect(execution.status).toBe('success');
-      expect(nodeOutput(execution, 'Bulk Job')[0]).toMatchObject({
-        jobId,
-        state: 'finished',
-        total: 4,
-        done: 3,
-        failed: 1,
-      });
-      const seller = sim!.world.sellers.get(DEMO.sellerId)!;
+      const [job] = nodeOutput(execution, 'Bulk Job');
+      expect(job).toMatchObject({ jobId, state: 'finished', total: 4, done: 3, failed: 1 });
+      const seller = e2e.sim.world.sellers.get(DEMO.sellerId)!;
       expect(skus.every((sku) => seller.skus.has(sku))).toBe(true);
     },
     TEST_MS,
@@ -331,9 +225,19 @@ describe('Marketplace Trigger in a published workflow', () => {
   let productUrl = '';
   let productId = 0;
 
-  const webhookUrl = () => `${n8n!.url}/webhook/${webhookId}/webhook`;
+  const webhookUrl = () => `${e2e.n8n.url}/webhook/${webhookId}/webhook`;
   const executions = async () =>
-    (await client.executions(workflowId)).sort((a, b) => Number(a.id) - Number(b.id));
+    (await e2e.client.executions(workflowId)).sort((a, b) => Number(a.id) - Number(b.id));
+  /** Waits for `count` executions of the workflow (or more), every one finished. */
+  const finishedExecutions = (what: string, count: number) =>
+    waitFor(
+      what,
+      async () => {
+        const list = await executions();
+        return list.length >= count && list.every((e) => e.finished) ? list : undefined;
+      },
+      60_000,
+    );
   const triggerEvents = (list: Execution[]) =>
     list.map(
       (e) => nodeOutput(e, 'Marketplace Trigger')[0] as { event_type: string; data: Record<string, unknown> },
@@ -342,10 +246,14 @@ describe('Marketplace Trigger in a published workflow', () => {
   let credential: { id: string; name: string };
 
   beforeAll(async () => {
-    credential = await client.createCredential('Marketplace webhook secret (e2e)', 'marketplaceWebhookApi', {
-      signingSecret: DEMO.webhookSecret,
-    });
-    workflowId = await client.createWorkflow(
+    credential = await e2e.client.createCredential(
+      'Marketplace webhook secret (e2e)',
+      'marketplaceWebhookApi',
+      {
+        signingSecret: DEMO.webhookSecret,
+      },
+    );
+    workflowId = await e2e.client.createWorkflow(
       chain('e2e: marketplace trigger', [
         {
           name: 'Marketplace Trigger',
@@ -356,11 +264,14 @@ describe('Marketplace Trigger in a published workflow', () => {
         },
       ]),
     );
-    await client.activate(workflowId);
+    await e2e.client.activate(workflowId);
     await waitForPostWebhook(webhookUrl());
     // The marketplace side: subscribe the n8n URL for the demo partner (out of band in production).
-    await admin('POST', '/admin/webhooks', { partnerId: DEMO.partnerId, url: webhookUrl() });
-    const products = await admin<{ productId: number }[]>('GET', `/admin/sellers/${DEMO.sellerId}/products`);
+    await e2e.admin('POST', '/admin/webhooks', { partnerId: DEMO.partnerId, url: webhookUrl() });
+    const products = await e2e.admin<{ productId: number }[]>(
+      'GET',
+      `/admin/sellers/${DEMO.sellerId}/products`,
+    );
     expect(products.length).toBeGreaterThan(0);
     productId = products[0]!.productId;
     productUrl = `/admin/products/${productId}/likes`;
@@ -368,7 +279,7 @@ describe('Marketplace Trigger in a published workflow', () => {
 
   it('the credential test (testedBy the trigger) runs inside n8n', async () => {
     const test = (data?: Record<string, unknown>) =>
-      client.rest<{ status: string; message: string }>('POST', '/credentials/test', {
+      e2e.client.rest<{ status: string; message: string }>('POST', '/credentials/test', {
         credentials: { id: credential.id, name: credential.name, type: 'marketplaceWebhookApi', data },
       });
     await expect(test({ signingSecret: DEMO.webhookSecret })).resolves.toMatchObject({ status: 'OK' });
@@ -378,21 +289,14 @@ describe('Marketplace Trigger in a published workflow', () => {
   it(
     'a like fired by the simulator is delivered, verified and starts the workflow with the event',
     async () => {
-      await admin('POST', productUrl, { likerId: 4242 });
-      await sim!.webhooks.idle();
-      const delivery = sim!.webhooks.deliveries.find(
+      await e2e.admin('POST', productUrl, { likerId: 4242 });
+      await e2e.sim.webhooks.idle();
+      const delivery = e2e.sim.webhooks.deliveries.find(
         (d) => d.eventType === 'v1:product.like' && d.url === webhookUrl(),
       );
       expect(delivery?.state).toBe('delivered');
       expect(delivery?.attempts.at(-1)?.status).toBe(200);
-      const list = await waitFor(
-        'the trigger execution',
-        async () => {
-          const l = await executions();
-          return l.length >= 1 && l.every((e) => e.finished) ? l : undefined;
-        },
-        60_000,
-      );
+      const list = await finishedExecutions('the trigger execution', 1);
       expect(list).toHaveLength(1);
       expect(list[0]!.status).toBe('success');
       const [event] = triggerEvents(list);
@@ -405,22 +309,15 @@ describe('Marketplace Trigger in a published workflow', () => {
   it(
     'an event type not selected (unlike) is acknowledged with 200 and starts nothing',
     async () => {
-      await admin('DELETE', `${productUrl}/4242`);
-      await sim!.webhooks.idle();
-      const unlike = sim!.webhooks.deliveries.find((d) => d.eventType === 'v1:product.unlike');
+      await e2e.admin('DELETE', `${productUrl}/4242`);
+      await e2e.sim.webhooks.idle();
+      const unlike = e2e.sim.webhooks.deliveries.find((d) => d.eventType === 'v1:product.unlike');
       expect(unlike?.state).toBe('delivered');
       expect(unlike?.attempts.at(-1)?.status).toBe(200);
       // A like afterwards is the marker: once its execution exists, the unlike would have had one too.
-      await admin('POST', productUrl, { likerId: 4343 });
-      await sim!.webhooks.idle();
-      const list = await waitFor(
-        'the second like execution',
-        async () => {
-          const l = await executions();
-          return l.length >= 2 && l.every((e) => e.finished) ? l : undefined;
-        },
-        60_000,
-      );
+      await e2e.admin('POST', productUrl, { likerId: 4343 });
+      await e2e.sim.webhooks.idle();
+      const list = await finishedExecutions('the second like execution', 2);
       await sleep(1_500);
       const events = triggerEvents(await executions());
       expect(list.length).toBe(2);
@@ -464,14 +361,7 @@ describe('Marketplace Trigger in a published workflow', () => {
       // The genuine bytes with the genuine signature are accepted (the checks above were not vacuous).
       const ok = await post(headers);
       expect(ok.status).toBe(200);
-      const list = await waitFor(
-        'the signed order execution',
-        async () => {
-          const l = await executions();
-          return l.length >= before + 1 && l.every((e) => e.finished) ? l : undefined;
-        },
-        60_000,
-      );
+      const list = await finishedExecutions('the signed order execution', before + 1);
       await sleep(1_000);
       const after = await executions();
       expect(after.length).toBe(before + 1);
@@ -489,7 +379,7 @@ describe('editor in headless Chromium', () => {
     async () => {
       mkdirSync(OUTPUT_DIR, { recursive: true });
       // What n8n loaded from the package: the panels must show these descriptions.
-      const types = await fetch(`${n8n!.url}/types/nodes.json`, {
+      const types = await fetch(`${e2e.n8n.url}/types/nodes.json`, {
         headers: { cookie: await sessionCookie() },
       }).then(
         (r) =>
@@ -512,8 +402,8 @@ describe('editor in headless Chromium', () => {
       expect(actionLabels.length).toBeGreaterThan(3);
       // A saved workflow holding the trigger (its node panel then offers actions; its URL is known).
       const webhookId = randomUUID();
-      const triggerWebhookUrl = `${n8n!.url}/webhook/${webhookId}/webhook`;
-      const triggerWorkflowId = await client.createWorkflow(
+      const triggerWebhookUrl = `${e2e.n8n.url}/webhook/${webhookId}/webhook`;
+      const triggerWorkflowId = await e2e.client.createWorkflow(
         chain('e2e: editor check', [
           {
             name: 'Marketplace Trigger',
@@ -524,7 +414,7 @@ describe('editor in headless Chromium', () => {
         ]),
       );
 
-      const { browser, page } = await openEditor(n8n!, { width: 1400, height: 900 });
+      const { browser, page } = await openEditor(e2e.n8n, { width: 1400, height: 900 });
       try {
         /** Opens the node panel of the workflow at `path`, searches "Marketplace", returns the panel text. */
         const searchPanel = async (
@@ -606,12 +496,12 @@ describe('editor in headless Chromium', () => {
 });
 
 async function sessionCookie(): Promise<string> {
-  const res = await fetch(`${n8n!.url}/rest/login`, {
+  const res = await fetch(`${e2e.n8n.url}/rest/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ emailOrLdapLoginId: n8n!.owner.email, password: n8n!.owner.password }),
+    body: JSON.stringify({ emailOrLdapLoginId: e2e.n8n.owner.email, password: e2e.n8n.owner.password }),
   });
   if (res.status !== 200)
-    throw new Error(`login failed (${res.status}); n8n log:\n${tail(n8n!.logFile, 20)}`);
+    throw new Error(`login failed (${res.status}); n8n log:\n${tail(e2e.n8n.logFile, 20)}`);
   return (res.headers.getSetCookie().find((c) => c.startsWith('n8n-auth=')) ?? '').split(';')[0] ?? '';
 }

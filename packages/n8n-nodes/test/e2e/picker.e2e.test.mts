@@ -2,39 +2,36 @@
 // n8n's own resource-locator and dynamic-options endpoints call our methods as the editor does, a
 // published workflow runs version 2 of the node with the picker's By URL and From List values, and a
 // headless Chromium opens the picker in the editor (its screenshot is docs/picker.png).
-import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEMO, startSimulator, type RunningSimulator } from '@selling-kit/simulator';
+import { DEMO } from '@selling-kit/simulator';
 import {
-  N8nClient,
   OUTPUT_DIR,
   PACKAGE_DIR,
-  installPackedPackage,
-  makeUserFolder,
   nodeOutput,
-  sleep,
-  startN8n,
-  waitFor,
-  waitForPostWebhook,
-  type Execution,
-  type N8nInstance,
   openEditor,
+  sleep,
+  useE2e,
+  waitFor,
+  type Execution,
 } from './harness.mts';
-import { ACTION, ACTION_TYPE, chain, webhookStart, type NodeSpec } from './workflows.mts';
+import {
+  ACTION,
+  ACTION_TYPE,
+  chain,
+  demoShopCredential,
+  publishStartedByWebhook,
+  startedByWebhook,
+  type NodeSpec,
+} from './workflows.mts';
 
-const SETUP_MS = 8 * 60_000;
 const TEST_MS = 3 * 60_000;
 const SCREENSHOT = join(PACKAGE_DIR, 'docs', 'picker.png');
 
-let userFolder = '';
-let sim: RunningSimulator | undefined;
-let n8n: N8nInstance | undefined;
-let client: N8nClient;
+const e2e = useE2e('n8n-picker-e2e.log');
 let credential: { id: string; name: string };
 
-const seller = () => sim!.world.sellers.get(DEMO.sellerId)!;
+const seller = () => e2e.sim.world.sellers.get(DEMO.sellerId)!;
 const bySku = (sku: string) => seller().products.get(seller().skus.get(sku)!)!;
 const locator = (mode: string, value: string) => ({ __rl: true, mode, value });
 const v2 = (name: string, parameters: Record<string, unknown>, extra: Partial<NodeSpec> = {}): NodeSpec => ({
@@ -47,25 +44,8 @@ const v2 = (name: string, parameters: Record<string, unknown>, extra: Partial<No
 });
 
 beforeAll(async () => {
-  userFolder = await makeUserFolder();
-  const [started] = await Promise.all([startSimulator({ demo: true }), installPackedPackage(userFolder)]);
-  sim = started;
-  n8n = await startN8n({ userFolder, logName: 'n8n-picker-e2e.log' });
-  client = new N8nClient(n8n.url);
-  await client.login(n8n.owner.email, n8n.owner.password);
-  await client.createApiKey();
-  credential = await client.createCredential(
-    'Marketplace demo shop (picker e2e)',
-    ACTION.credentialType,
-    ACTION.credentialData(sim.url, DEMO.apiKey),
-  );
-}, SETUP_MS);
-
-afterAll(async () => {
-  await n8n?.stop();
-  await sim?.close();
-  if (userFolder) await rm(userFolder, { recursive: true, force: true });
-}, 60_000);
+  credential = await demoShopCredential(e2e, 'Marketplace demo shop (picker e2e)');
+}, TEST_MS);
 
 /** What the editor sends to n8n's dynamic-node-parameters endpoints for our node, version 2. */
 const editorRequest = (path: string, methodName: string, currentNodeParameters: Record<string, unknown>) => ({
@@ -81,7 +61,7 @@ describe("n8n's editor endpoints call the node's look-ups", () => {
     'resource-locator-results: the demo shop’s products, searchable',
     async () => {
       type Results = { results: { name: string; value: string; url?: string }[]; paginationToken?: string };
-      const all = await client.rest<Results>(
+      const all = await e2e.client.rest<Results>(
         'POST',
         '/dynamic-node-parameters/resource-locator-results',
         editorRequest('parameters.product', 'searchProducts', { operation: 'get' }),
@@ -95,7 +75,7 @@ describe("n8n's editor endpoints call the node's look-ups", () => {
         url: `https://www.depop.com/products/${jacket.slug}/`,
       });
 
-      const filtered = await client.rest<Results>(
+      const filtered = await e2e.client.rest<Results>(
         'POST',
         '/dynamic-node-parameters/resource-locator-results',
         { ...editorRequest('parameters.product', 'searchProducts', { operation: 'get' }), filter: 'levi' },
@@ -109,7 +89,7 @@ describe("n8n's editor endpoints call the node's look-ups", () => {
     'options: the seller addresses and the currency of a picked product',
     async () => {
       type Options = { name: string; value: string | number }[];
-      const addresses = await client.rest<Options>(
+      const addresses = await e2e.client.rest<Options>(
         'POST',
         '/dynamic-node-parameters/options',
         editorRequest('parameters.addressId', 'getAddresses', {
@@ -120,7 +100,7 @@ describe("n8n's editor endpoints call the node's look-ups", () => {
       expect(addresses).toEqual([
         { name: 'Demo Shop — 1 Market Street, London, E1 6AN, GB', value: DEMO.addressId },
       ]);
-      const currencies = await client.rest<Options>(
+      const currencies = await e2e.client.rest<Options>(
         'POST',
         '/dynamic-node-parameters/options',
         editorRequest('parameters.offerCurrency', 'getCurrencies', {
@@ -136,59 +116,38 @@ describe("n8n's editor endpoints call the node's look-ups", () => {
 });
 
 describe('a published workflow with version 2 of the node', () => {
-  async function lastExecution(workflowId: string): Promise<Execution> {
-    return await waitFor(
-      'the finished execution',
-      async () => {
-        const list = await client.executions(workflowId);
-        const done = list.filter((e) => e.finished || e.status === 'error' || e.status === 'success');
-        return done.sort((a, b) => Number(b.id) - Number(a.id))[0];
-      },
-      60_000,
-    );
-  }
+  const lastExecution = (workflowId: string): Promise<Execution> => e2e.client.lastExecution(workflowId);
 
   it(
     'finds products By URL and From List, returns full records, and names a bad URL at run time',
     async () => {
       const tee = bySku('DEMO-TEE-001');
       const jeans = bySku('DEMO-JEANS-002');
-      const path = `e2e-${randomUUID()}`;
-      const id = await client.createWorkflow(
-        chain('e2e: picker', [
-          webhookStart(path),
-          v2('Get By URL', {
+      const wf = await publishStartedByWebhook(e2e.client, 'e2e: picker', [
+        v2('Get By URL', {
+          resource: 'products',
+          operation: 'get',
+          product: locator('url', `https://www.depop.com/products/${tee.slug}/?ref=e2e`),
+        }),
+        v2('Boost From List', {
+          resource: 'products',
+          operation: 'boost',
+          product: { ...locator('list', String(jeans.productId)), cachedResultName: 'Levi’s 501' },
+        }),
+        // An expression is only known at run time: the node itself checks it.
+        v2(
+          'URL From Input',
+          {
             resource: 'products',
             operation: 'get',
-            product: locator('url', `https://www.depop.com/products/${tee.slug}/?ref=e2e`),
-          }),
-          v2('Boost From List', {
-            resource: 'products',
-            operation: 'boost',
-            product: { ...locator('list', String(jeans.productId)), cachedResultName: 'Levi’s 501' },
-          }),
-          // An expression is only known at run time: the node itself checks it.
-          v2(
-            'URL From Input',
-            {
-              resource: 'products',
-              operation: 'get',
-              product: locator('url', "={{ $('Start').first().json.body.url }}"),
-            },
-            { onError: 'continueRegularOutput' },
-          ),
-        ]),
-      );
-      await client.activate(id);
-      await waitForPostWebhook(`${n8n!.url}/webhook/${path}`);
-      const res = await fetch(`${n8n!.url}/webhook/${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ url: 'https://example.com/not-a-product' }),
-        signal: AbortSignal.timeout(120_000),
-      });
+            product: locator('url', "={{ $('Start').first().json.body.url }}"),
+          },
+          { onError: 'continueRegularOutput' },
+        ),
+      ]);
+      const res = await wf.run({ url: 'https://example.com/not-a-product' });
       expect(res.status).toBe(200);
-      const execution = await lastExecution(id);
+      const execution = await lastExecution(wf.id);
       expect(execution.status).toBe('success');
 
       expect(nodeOutput(execution, 'Get By URL')).toEqual([
@@ -220,18 +179,15 @@ describe("n8n applies the picker's validation", () => {
   it(
     'refuses to publish a workflow whose By URL value is not a product URL or slug',
     async () => {
-      const path = `e2e-${randomUUID()}`;
-      const id = await client.createWorkflow(
-        chain('e2e: picker validation', [
-          webhookStart(path),
-          v2('Bad URL', {
-            resource: 'products',
-            operation: 'get',
-            product: locator('url', 'https://example.com/not-a-product'),
-          }),
-        ]),
-      );
-      await expect(client.activate(id)).rejects.toThrow(
+      const { workflow } = startedByWebhook('e2e: picker validation', [
+        v2('Bad URL', {
+          resource: 'products',
+          operation: 'get',
+          product: locator('url', 'https://example.com/not-a-product'),
+        }),
+      ]);
+      const id = await e2e.client.createWorkflow(workflow);
+      await expect(e2e.client.activate(id)).rejects.toThrow(
         /400 .*Node \\"Bad URL\\":.*invalid required parameters: product/s,
       );
     },
@@ -243,7 +199,7 @@ describe('the picker in the editor', () => {
   it(
     'shows "Mark as Sold: Product" on the canvas and lists the shop’s products when opened',
     async () => {
-      const workflowId = await client.createWorkflow(
+      const workflowId = await e2e.client.createWorkflow(
         chain('e2e: picker in the editor', [
           v2('Mark as Sold', {
             resource: 'products',
@@ -252,7 +208,7 @@ describe('the picker in the editor', () => {
           }),
         ]),
       );
-      const { browser, page } = await openEditor(n8n!, { width: 1400, height: 900 });
+      const { browser, page } = await openEditor(e2e.n8n, { width: 1400, height: 900 });
       try {
         await page.goto(`/workflow/${workflowId}`, { waitUntil: 'domcontentloaded', timeout: 120_000 });
         const canvasNode = page.locator('[data-test-id="canvas-node"]').first();

@@ -5,27 +5,25 @@
 // Bulk Job node starts a job on that server, which a selling-kit worker runs into the simulator.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { DEMO, startSimulator, type RunningSimulator } from '@selling-kit/simulator';
-import { AesGcmCodec, createWorker } from '@selling-kit/temporal-workflows';
+import { AesGcmCodec } from '@selling-kit/temporal-workflows';
+import { createWorker } from '@selling-kit/temporal-workflows/worker';
 import { readDeployEnv } from '../../../temporal-workflows/test/topology/deploy-env.ts';
 import {
   startTemporalCluster,
   type TemporalCluster,
 } from '../../../temporal-workflows/test/topology/temporal-cluster.ts';
-import { FEED_HEADER, feedRow } from '../helpers/temporal.mts';
 import {
-  N8nClient,
+  type N8nClient,
   installPackedPackage,
   makeUserFolder,
   nodeOutput,
-  waitFor,
-  waitForPostWebhook,
+  ownerClient,
   type N8nInstance,
 } from './harness.mts';
 import { startN8nOnPostgres } from './postgres-n8n.mts';
-import { BULK_TYPE, chain, webhookStart } from './workflows.mts';
+import { BULK, runOnce } from './workflows.mts';
 
 const SETUP_MS = 10 * 60_000;
 const TEST_MS = 4 * 60_000;
@@ -39,7 +37,6 @@ let client: N8nClient;
 let credential: { id: string; name: string };
 const key = randomBytes(32);
 const taskQueue = readDeployEnv('worker.env').SELLING_KIT_TASK_QUEUE!;
-const reportDir = () => join(userFolder, 'reports');
 
 beforeAll(async () => {
   userFolder = await makeUserFolder();
@@ -72,17 +69,15 @@ beforeAll(async () => {
     await worker.close();
   };
   n8n = await startN8nOnPostgres({ userFolder, pg: cluster.pg, logName: 'n8n-postgres-e2e.log' });
-  client = new N8nClient(n8n.url);
-  await client.login(n8n.owner.email, n8n.owner.password);
-  await client.createApiKey();
-  credential = await client.createCredential('Selling-kit jobs (PostgreSQL e2e)', 'marketplaceTemporalApi', {
-    url: cluster.httpUrl,
-    namespace: readDeployEnv('temporal-client.env').TEMPORAL_NAMESPACE,
-    taskQueue,
-    codecKey: key.toString('base64'),
-    reportDir: reportDir(),
-    apiKey: '',
-  });
+  client = await ownerClient(n8n);
+  credential = await client.createCredential(
+    'Selling-kit jobs (PostgreSQL e2e)',
+    BULK.credentialType,
+    BULK.credentialData(
+      { httpUrl: cluster.httpUrl, taskQueue, key, dir: userFolder },
+      readDeployEnv('temporal-client.env').TEMPORAL_NAMESPACE,
+    ),
+  );
 }, SETUP_MS);
 
 afterAll(async () => {
@@ -105,64 +100,18 @@ describe('n8n on PostgreSQL (the compose topology, natively)', () => {
       expect(rows[0]).toEqual({ n: 3 });
 
       const skus = [1, 2, 3].map((n) => `E2E-PG-${randomUUID().slice(0, 4)}-${n}`);
-      const names = FEED_HEADER.split(',');
-      const items = skus.map((sku) => {
-        const cells = feedRow(sku, `${sim!.url}/demo-assets/tee-black.png`).split(',');
-        return Object.fromEntries(names.map((n, i) => [n, cells[i]]));
-      });
-      const path = `e2e-pg-${randomUUID()}`;
       const jobId = `e2e-pg-${randomUUID().slice(0, 8)}`;
-      const id = await client.createWorkflow(
-        chain('e2e: bulk job on the PostgreSQL topology', [
-          webhookStart(path),
-          {
-            name: 'Listings',
-            type: 'n8n-nodes-base.code',
-            typeVersion: 2,
-            parameters: { jsCode: `return ${JSON.stringify(items)}.map((json) => ({ json }));` },
-          },
-          {
-            name: 'Bulk Job',
-            type: BULK_TYPE,
-            typeVersion: 2,
-            parameters: {
-              operation: 'start',
-              feedSource: 'inputItems',
-              shops: ['demo'],
-              jobOperation: 'create',
-              jobId,
-              wait: true,
-              maxWaitMinutes: 3,
-            },
-            credentials: { marketplaceTemporalApi: credential },
-          },
-        ]),
+      const picture = `${sim!.url}/demo-assets/tee-black.png`;
+      const nodes = BULK.inputItemsJob(credential, { skus, picture, jobId, maxWaitMinutes: 3 });
+      const { id, response, execution } = await runOnce(
+        client,
+        'e2e: bulk job on the PostgreSQL topology',
+        nodes,
       );
-      await client.activate(id);
-      await waitForPostWebhook(`${n8n!.url}/webhook/${path}`);
-      const res = await fetch(`${n8n!.url}/webhook/${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-        signal: AbortSignal.timeout(180_000),
-      });
-      expect(res.status).toBe(200);
-      const execution = await waitFor(
-        'the finished execution',
-        async () =>
-          (await client.executions(id)).find(
-            (e) => e.finished || e.status === 'success' || e.status === 'error',
-          ),
-        120_000,
-      );
+      expect(response.status).toBe(200);
       expect(execution.status).toBe('success');
-      expect(nodeOutput(execution, 'Bulk Job')[0]).toMatchObject({
-        jobId,
-        state: 'finished',
-        total: 3,
-        done: 3,
-        failed: 0,
-      });
+      const [job] = nodeOutput(execution, 'Bulk Job');
+      expect(job).toMatchObject({ jobId, state: 'finished', total: 3, done: 3, failed: 0 });
       const seller = sim!.world.sellers.get(DEMO.sellerId)!;
       expect(skus.filter((sku) => seller.skus.has(sku))).toEqual(skus);
       // The execution is stored in PostgreSQL.

@@ -7,42 +7,28 @@
 // grant) before the call succeeds again; the trigger registers with that OAuth2 credential too.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEMO, startSimulator, type RunningSimulator } from '@selling-kit/simulator';
+import { DEMO } from '@selling-kit/simulator';
 import {
-  N8nClient,
   OUTPUT_DIR,
-  installPackedPackage,
-  makeUserFolder,
+  finished,
   nodeOutput,
-  startN8n,
+  openEditor,
+  useE2e,
   waitFor,
   waitForPostWebhook,
-  type Execution,
-  type N8nInstance,
-  openEditor,
 } from './harness.mts';
-import { ACTION, ACTION_TYPE, TRIGGER_TYPE, chain, webhookStart } from './workflows.mts';
+import {
+  ACTION_TYPE,
+  TRIGGER_TYPE,
+  chain,
+  demoShopCredential,
+  publishStartedByWebhook,
+} from './workflows.mts';
 
-const SETUP_MS = 8 * 60_000;
 const TEST_MS = 3 * 60_000;
 
-let userFolder = '';
-let sim: RunningSimulator | undefined;
-let n8n: N8nInstance | undefined;
-let client: N8nClient;
-
-async function admin<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${sim!.adminUrl}${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text) as T;
-}
+const e2e = useE2e('n8n-trigger-oauth-e2e.log');
 
 interface Subscription {
   id: string;
@@ -51,26 +37,7 @@ interface Subscription {
   eventTypes: string[];
 }
 const subscriptionsOf = async (url: string) =>
-  (await admin<Subscription[]>('GET', '/admin/webhooks')).filter((s) => s.url === url);
-
-const finished = (list: Execution[]) =>
-  list.filter((e) => e.finished || e.status === 'success' || e.status === 'error');
-
-beforeAll(async () => {
-  userFolder = await makeUserFolder();
-  const [started] = await Promise.all([startSimulator({ demo: true }), installPackedPackage(userFolder)]);
-  sim = started;
-  n8n = await startN8n({ userFolder, logName: 'n8n-trigger-oauth-e2e.log' });
-  client = new N8nClient(n8n.url);
-  await client.login(n8n.owner.email, n8n.owner.password);
-  await client.createApiKey();
-}, SETUP_MS);
-
-afterAll(async () => {
-  await n8n?.stop();
-  await sim?.close();
-  if (userFolder) await rm(userFolder, { recursive: true, force: true });
-}, 60_000);
+  (await e2e.admin<Subscription[]>('GET', '/admin/webhooks')).filter((s) => s.url === url);
 
 /** A version-2 trigger registering its URL with `credentials`; published; returns its URL and id. */
 async function publishRegisteredTrigger(
@@ -79,7 +46,7 @@ async function publishRegisteredTrigger(
   credentials: Record<string, { id: string; name: string }>,
 ): Promise<{ workflowId: string; url: string }> {
   const webhookId = randomUUID();
-  const workflowId = await client.createWorkflow(
+  const workflowId = await e2e.client.createWorkflow(
     chain(name, [
       {
         name: 'Marketplace Trigger',
@@ -91,8 +58,8 @@ async function publishRegisteredTrigger(
       },
     ]),
   );
-  await client.activate(workflowId);
-  const url = `${n8n!.url}/webhook/${webhookId}/webhook`;
+  await e2e.client.activate(workflowId);
+  const url = `${e2e.n8n.url}/webhook/${webhookId}/webhook`;
   await waitForPostWebhook(url);
   // n8n serves the URL first (storeWebhook), then runs checkExists / create: wait for the subscription.
   await waitFor(
@@ -105,7 +72,7 @@ async function publishRegisteredTrigger(
 }
 
 async function unpublish(workflowId: string, url: string): Promise<void> {
-  await client.api('POST', `/workflows/${workflowId}/deactivate`);
+  await e2e.client.api('POST', `/workflows/${workflowId}/deactivate`);
   await waitFor(
     'the subscription to be removed',
     async () => ((await subscriptionsOf(url)).length === 0 ? true : undefined),
@@ -117,14 +84,10 @@ describe('Marketplace Trigger v2 registers its URL (API key)', () => {
   it(
     'publish → subscribed; a simulated purchase runs the workflow; unpublish → removed',
     async () => {
-      const secret = await client.createCredential('Webhook secret (e2e)', 'marketplaceWebhookApi', {
+      const secret = await e2e.client.createCredential('Webhook secret (e2e)', 'marketplaceWebhookApi', {
         signingSecret: DEMO.webhookSecret,
       });
-      const api = await client.createCredential(
-        'Marketplace demo shop (e2e)',
-        ACTION.credentialType,
-        ACTION.credentialData(sim!.url, DEMO.apiKey),
-      );
+      const api = await demoShopCredential(e2e, 'Marketplace demo shop (e2e)');
       const { workflowId, url } = await publishRegisteredTrigger('e2e: registered trigger', 'apiKey', {
         marketplaceWebhookApi: secret,
         marketplaceApi: api,
@@ -139,7 +102,7 @@ describe('Marketplace Trigger v2 registers its URL (API key)', () => {
       await waitFor(
         'the subscription id in the saved static data',
         async () => {
-          const saved = await client.api<{ staticData?: unknown }>('GET', `/workflows/${workflowId}`);
+          const saved = await e2e.client.api<{ staticData?: unknown }>('GET', `/workflows/${workflowId}`);
           return JSON.stringify(saved.staticData ?? {}).includes(subscriptions[0]!.id) ? true : undefined;
         },
         30_000,
@@ -148,19 +111,21 @@ describe('Marketplace Trigger v2 registers its URL (API key)', () => {
 
       // A buyer purchases a demo listing: the simulator delivers v1:order.new, signed, to the URL.
       const sku = DEMO.skus[0];
-      const purchase = await fetch(`${sim!.url}/api/v1/products/by-sku/${sku}/purchase/`, {
+      const purchase = await fetch(`${e2e.sim.url}/api/v1/products/by-sku/${sku}/purchase/`, {
         method: 'POST',
         headers: { authorization: `Bearer ${DEMO.apiKey}` },
       });
       expect(purchase.status).toBeLessThan(300);
-      await sim!.webhooks.idle();
-      const delivery = sim!.webhooks.deliveries.find((d) => d.url === url && d.eventType === 'v1:order.new');
+      await e2e.sim.webhooks.idle();
+      const delivery = e2e.sim.webhooks.deliveries.find(
+        (d) => d.url === url && d.eventType === 'v1:order.new',
+      );
       expect(delivery?.state).toBe('delivered');
       expect(delivery?.attempts.at(-1)?.status).toBe(200);
       const [execution] = await waitFor(
         'the trigger execution',
         async () => {
-          const list = finished(await client.executions(workflowId));
+          const list = finished(await e2e.client.executions(workflowId));
           return list.length >= 1 ? list : undefined;
         },
         60_000,
@@ -175,7 +140,7 @@ describe('Marketplace Trigger v2 registers its URL (API key)', () => {
       expect(event.data.line_items.length).toBeGreaterThan(0);
 
       await unpublish(workflowId, url);
-      expect(sim!.world.webhooks.has(subscriptions[0]!.id)).toBe(false);
+      expect(e2e.sim.world.webhooks.has(subscriptions[0]!.id)).toBe(false);
     },
     TEST_MS,
   );
@@ -184,18 +149,19 @@ describe('Marketplace Trigger v2 registers its URL (API key)', () => {
 describe('OAuth2 credential: consent in Chromium, a node call, a refreshed token', () => {
   let credential: { id: string; name: string };
   let clientId = '';
-  const tokensOfClient = () => [...sim!.world.refreshTokens.values()].filter((t) => t.clientId === clientId);
+  const tokensOfClient = () =>
+    [...e2e.sim.world.refreshTokens.values()].filter((t) => t.clientId === clientId);
 
   beforeAll(async () => {
     // A cross-lister app whose redirect URI is n8n's OAuth callback.
-    const app = await admin<{ clientId: string; clientSecret: string }>('POST', '/admin/oauth-clients', {
+    const app = await e2e.admin<{ clientId: string; clientSecret: string }>('POST', '/admin/oauth-clients', {
       partnerId: DEMO.oauth.partnerId,
-      redirectUris: [`${n8n!.url}/rest/oauth2-credential/callback`],
+      redirectUris: [`${e2e.n8n.url}/rest/oauth2-credential/callback`],
     });
     clientId = app.clientId;
-    credential = await client.createCredential('Marketplace OAuth2 (e2e)', 'marketplaceOAuth2Api', {
+    credential = await e2e.client.createCredential('Marketplace OAuth2 (e2e)', 'marketplaceOAuth2Api', {
       environment: 'simulator',
-      baseUrl: sim!.url,
+      baseUrl: e2e.sim.url,
       simulatorLogin: DEMO.username,
       clientId: app.clientId,
       clientSecret: app.clientSecret,
@@ -203,53 +169,40 @@ describe('OAuth2 credential: consent in Chromium, a node call, a refreshed token
   }, TEST_MS);
 
   /** A published workflow: Webhook → Marketplace (Shop → Get) on the OAuth2 credential. */
-  async function publishShopGet(): Promise<{ workflowId: string; run: () => Promise<Response> }> {
-    const path = `e2e-oauth-${randomUUID()}`;
-    const workflowId = await client.createWorkflow(
-      chain('e2e: OAuth2 shop get', [
-        webhookStart(path),
-        {
-          name: 'Shop',
-          type: ACTION_TYPE,
-          typeVersion: 2,
-          parameters: { authentication: 'oAuth2', resource: 'shop', operation: 'get' },
-          credentials: { marketplaceOAuth2Api: credential },
-        },
-      ]),
-    );
-    await client.activate(workflowId);
-    await waitForPostWebhook(`${n8n!.url}/webhook/${path}`);
-    const run = () =>
-      fetch(`${n8n!.url}/webhook/${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-        signal: AbortSignal.timeout(120_000),
-      });
-    return { workflowId, run };
-  }
+  const publishShopGet = () =>
+    publishStartedByWebhook(e2e.client, 'e2e: OAuth2 shop get', [
+      {
+        name: 'Shop',
+        type: ACTION_TYPE,
+        typeVersion: 2,
+        parameters: { authentication: 'oAuth2', resource: 'shop', operation: 'get' },
+        credentials: { marketplaceOAuth2Api: credential },
+      },
+    ]);
 
   it(
     "n8n's consent flow through the simulator's authorize page stores a token pair",
     async () => {
       mkdirSync(OUTPUT_DIR, { recursive: true });
-      const { browser, page } = await openEditor(n8n!);
+      const { browser, page } = await openEditor(e2e.n8n);
       try {
         // What the editor's "Connect my account" does: ask n8n for the consent URL, open it.
         const auth = await page.request.get(`/rest/oauth2-credential/auth?id=${credential.id}`);
         expect(auth.status()).toBe(200);
         const consentUrl = ((await auth.json()) as { data: string }).data;
         const consent = new URL(consentUrl);
-        expect(`${consent.origin}${consent.pathname}`).toBe(`${sim!.url}/oauth/authorize`);
+        expect(`${consent.origin}${consent.pathname}`).toBe(`${e2e.sim.url}/oauth/authorize`);
         expect(consent.searchParams.get('client_id')).toBe(clientId);
         expect(consent.searchParams.get('code_challenge_method')).toBe('S256');
         expect(consent.searchParams.get('login_hint')).toBe(DEMO.username);
-        expect(consent.searchParams.get('redirect_uri')).toBe(`${n8n!.url}/rest/oauth2-credential/callback`);
+        expect(consent.searchParams.get('redirect_uri')).toBe(
+          `${e2e.n8n.url}/rest/oauth2-credential/callback`,
+        );
 
         // The simulator's page approves for the hinted shop and redirects to n8n's callback.
         await page.goto(consentUrl, { waitUntil: 'load', timeout: 60_000 });
         try {
-          expect(page.url()).toContain(`${n8n!.url}/rest/oauth2-credential/callback`);
+          expect(page.url()).toContain(`${e2e.n8n.url}/rest/oauth2-credential/callback`);
           await waitFor(
             'n8n to store the token pair',
             async () => (tokensOfClient().length === 1 ? true : undefined),
@@ -278,7 +231,7 @@ describe('OAuth2 credential: consent in Chromium, a node call, a refreshed token
         await waitFor(
           `${count} finished execution(s)`,
           async () => {
-            const list = finished(await client.executions(wf.workflowId));
+            const list = finished(await e2e.client.executions(wf.id));
             return list.length >= count ? list.sort((a, b) => Number(b.id) - Number(a.id)) : undefined;
           },
           60_000,
@@ -289,8 +242,8 @@ describe('OAuth2 credential: consent in Chromium, a node call, a refreshed token
       expect(tokensOfClient()).toHaveLength(1);
 
       // Expire the access token: the simulator's clock moves past its life (refresh tokens live a year).
-      const { accessTokenTtlSec } = await admin<{ accessTokenTtlSec: number }>('GET', '/admin/config');
-      await admin('POST', '/admin/clock/advance', { seconds: accessTokenTtlSec + 60 });
+      const { accessTokenTtlSec } = await e2e.admin<{ accessTokenTtlSec: number }>('GET', '/admin/config');
+      await e2e.admin('POST', '/admin/clock/advance', { seconds: accessTokenTtlSec + 60 });
       const [expired] = tokensOfClient();
 
       const second = await wf.run();
@@ -303,7 +256,7 @@ describe('OAuth2 credential: consent in Chromium, a node call, a refreshed token
       expect(tokens).toHaveLength(2);
       expect(tokens.find((t) => t.token === expired!.token)?.used).toBe(true);
       expect(tokens.filter((t) => !t.used)).toHaveLength(1);
-      await client.api('POST', `/workflows/${wf.workflowId}/deactivate`);
+      await e2e.client.api('POST', `/workflows/${wf.id}/deactivate`);
     },
     TEST_MS,
   );
@@ -311,9 +264,13 @@ describe('OAuth2 credential: consent in Chromium, a node call, a refreshed token
   it(
     'the trigger registers and removes its URL with the OAuth2 credential (the app’s partner)',
     async () => {
-      const secret = await client.createCredential('Webhook secret (e2e, OAuth)', 'marketplaceWebhookApi', {
-        signingSecret: DEMO.webhookSecret,
-      });
+      const secret = await e2e.client.createCredential(
+        'Webhook secret (e2e, OAuth)',
+        'marketplaceWebhookApi',
+        {
+          signingSecret: DEMO.webhookSecret,
+        },
+      );
       const { workflowId, url } = await publishRegisteredTrigger('e2e: trigger with OAuth2', 'oAuth2', {
         marketplaceWebhookApi: secret,
         marketplaceOAuth2Api: credential,

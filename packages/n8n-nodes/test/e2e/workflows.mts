@@ -1,6 +1,10 @@
-// Workflows the end-to-end tests import into n8n (public API shape: name, nodes, connections, settings).
+// Workflows the end-to-end tests import into n8n (public API shape: name, nodes, connections, settings),
+// and how a test publishes one started by a webhook and runs it.
 import { randomUUID } from 'node:crypto';
-import { PACKAGE_NAME } from './harness.mts';
+import { join } from 'node:path';
+import { DEMO } from '@selling-kit/simulator';
+import { FEED_HEADER, feedRow } from '@selling-kit/temporal-workflows/testing';
+import { PACKAGE_NAME, type E2eSuite, type Execution, type N8nClient } from './harness.mts';
 
 export const TRIGGER_TYPE = `${PACKAGE_NAME}.marketplaceTrigger`;
 export const ACTION_TYPE = `${PACKAGE_NAME}.marketplace`;
@@ -63,6 +67,109 @@ export function webhookStart(path: string): NodeSpec {
   };
 }
 
+/** A workflow started by a Webhook node at a fresh path, then `specs` in a chain. */
+export function startedByWebhook(
+  name: string,
+  specs: NodeSpec[],
+): { path: string; workflow: Record<string, unknown> } {
+  const path = `e2e-${randomUUID()}`;
+  return { path, workflow: chain(name, [webhookStart(path), ...specs]) };
+}
+
+export interface PublishedWorkflow {
+  id: string;
+  /** POSTs `body` to the workflow's webhook; the answer (the last node's items). */
+  run(body?: unknown, timeoutMs?: number): Promise<Response>;
+}
+
+/** Creates and publishes a workflow started by a Webhook node (resolves once n8n serves the webhook). */
+export async function publishStartedByWebhook(
+  client: N8nClient,
+  name: string,
+  specs: NodeSpec[],
+): Promise<PublishedWorkflow> {
+  const { path, workflow } = startedByWebhook(name, specs);
+  const id = await client.createWorkflow(workflow);
+  await client.publish(id, path);
+  return { id, run: (body: unknown = {}, timeoutMs?: number) => client.callWebhook(path, body, timeoutMs) };
+}
+
+/**
+ * Publishes a workflow started by a Webhook node and runs it once, for a run that may take minutes
+ * (a bulk job waited for): the workflow's id, the webhook's answer and the finished execution.
+ */
+export async function runOnce(
+  client: N8nClient,
+  name: string,
+  specs: NodeSpec[],
+): Promise<{ id: string; response: Response; execution: Execution }> {
+  const { id, run } = await publishStartedByWebhook(client, name, specs);
+  const response = await run({}, 180_000);
+  return { id, response, execution: await client.lastExecution(id, 120_000) };
+}
+
+/**
+ * How the e2e tests drive the Bulk Job node (nodes/MarketplaceBulkJob/): its credential, from a
+ * Temporal server and worker like test/helpers/temporal.mts's stack, and its Start node.
+ */
+export const BULK = {
+  credentialType: 'marketplaceTemporalApi',
+  /** The credential of a server and worker; the worker writes its reports under `dir`/reports. */
+  credentialData: (
+    server: { httpUrl: string; taskQueue: string; key: Buffer; dir: string },
+    namespace = 'default',
+  ): Record<string, unknown> => ({
+    url: server.httpUrl,
+    namespace,
+    taskQueue: server.taskQueue,
+    codecKey: server.key.toString('base64'),
+    reportDir: join(server.dir, 'reports'),
+    apiKey: '',
+  }),
+  /** "Bulk Job": Start with Job Operation Create, waiting for the end; `parameters` say the rest. */
+  startNode: (
+    credential: { id: string; name: string },
+    typeVersion: number,
+    parameters: Record<string, unknown>,
+  ): NodeSpec => ({
+    name: 'Bulk Job',
+    type: BULK_TYPE,
+    typeVersion,
+    parameters: { operation: 'start', jobOperation: 'create', wait: true, ...parameters },
+    credentials: { marketplaceTemporalApi: credential },
+  }),
+  /**
+   * A Code node emitting the feed rows of `skus` as items, then Bulk Job (version 2) listing them in
+   * the demo shop from its input items, as job `jobId`, waiting `maxWaitMinutes` at most.
+   */
+  inputItemsJob: (
+    credential: { id: string; name: string },
+    job: { skus: string[]; picture: string; jobId: string; maxWaitMinutes: number },
+  ): NodeSpec[] => [
+    BULK.feedItemsNode(job.skus, job.picture),
+    BULK.startNode(credential, 2, {
+      feedSource: 'inputItems',
+      shops: ['demo'],
+      jobId: job.jobId,
+      maxWaitMinutes: job.maxWaitMinutes,
+    }),
+  ],
+  /** A Code node returning one item per feed row: the CSV feed's columns as fields, cells as strings. */
+  feedItemsNode: (skus: string[], picture: string): NodeSpec => {
+    const names = FEED_HEADER.split(',');
+    const rows = skus.map((sku) => {
+      const cells = feedRow(sku, { picture }).split(',');
+      return Object.fromEntries(names.map((n, i) => [n, cells[i]]));
+    });
+    return {
+      name: 'Listings',
+      type: 'n8n-nodes-base.code',
+      typeVersion: 2,
+      parameters: { jsCode: `return ${JSON.stringify(rows)}.map((json) => ({ json }));` },
+    };
+  },
+};
+
 /**
  * How the e2e tests drive the Marketplace action node (nodes/Marketplace/, the other half of the
  * issue): only this block knows its parameter and credential names.
@@ -107,6 +214,18 @@ export const ACTION = {
     }),
   markSold: (sku: string): Record<string, unknown> => product('markSold', { productKey: 'sku', sku }),
 };
+
+/** The simulator's demo shop as a Marketplace API (key) credential in n8n, named `name`. */
+export function demoShopCredential(
+  e2e: Pick<E2eSuite, 'client' | 'sim'>,
+  name: string,
+): Promise<{ id: string; name: string }> {
+  return e2e.client.createCredential(
+    name,
+    ACTION.credentialType,
+    ACTION.credentialData(e2e.sim.url, DEMO.apiKey),
+  );
+}
 
 export interface Listing {
   description: string;

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { apiError } from '../errors.ts';
 import type { SimulatorConfig } from '../config.ts';
 import type { OfferRecord, ProductRecord, SellerState } from '../state.ts';
-import { requireOnboardedSeller } from './products.ts';
+import { requireOnboardedSeller } from './product-checks.ts';
 
 export function submitOffer(
   config: SimulatorConfig,

@@ -1,35 +1,17 @@
 // Orders and parcels: creating an order from on-sale products (admin surface, staging purchase/
-// endpoints), the seller fee breakdown, and the wire form of an order (`orderToWire`). Labels are
-// priced by the shipping-provider catalogue in ./shipping.ts.
-//
-// Money is held in integer cents and leaves as a decimal string with two decimals.
+// endpoints), looking one up for the seller, the seller fee breakdown, and the wire form of an order
+// (`orderToWire`). Labels are priced by the shipping-provider catalogue in ./shipping.ts; amounts are
+// counted in cents (./money.ts).
 import { randomUUID } from 'node:crypto';
 import type { DepopShippingDetails, Order, OrderLineItem } from '@selling-kit/api-client/core';
-import { formatMoney, parseMoney } from '@selling-kit/api-client/core';
 import { apiError } from '../errors.ts';
-import type { EventSink } from '../handlers/types.ts';
+import type { EventSink } from '../platform/events.ts';
 import type { OrderRecord, ProductRecord, SellerState, World } from '../state.ts';
+import { formatCents, toCents } from './money.ts';
 import { parcelSizeCost } from './shipping.ts';
-import { productUpdatedData } from './products.ts';
+import { productUpdatedData } from './product-wire.ts';
 
-export { parcelSizeCost, shippingProvidersForAddress } from './shipping.ts';
-
-// --- money ------------------------------------------------------------------------------------------
-
-/** "12.5" / "-3.00" / 12.5 → cents; anything else (or more than 2 decimals) → null. */
-export function toCents(value: unknown): number | null {
-  if (typeof value === 'number') return Number.isFinite(value) ? Math.round(value * 100) : null;
-  if (typeof value !== 'string') return null;
-  const text = value.trim();
-  const cents = parseMoney(text.startsWith('-') ? text.slice(1) : text);
-  return cents === null ? null : text.startsWith('-') ? -cents : cents;
-}
-
-/** 1250 → "12.50"; -5 → "-0.05". */
-export function formatCents(cents: number): string {
-  const rounded = Math.round(cents);
-  return rounded < 0 ? `-${formatMoney(-rounded)}` : formatMoney(rounded);
-}
+// --- shares of an amount ------------------------------------------------------------------------------
 
 /** `part` of `whole` (0..1 share) of `amount`, rounded half up to a cent. */
 function share(amount: number, part: number, whole: number): number {
@@ -240,6 +222,16 @@ export function orderNewEventData(order: OrderRecord): Record<string, unknown> {
   return data;
 }
 
+// --- finding an order --------------------------------------------------------------------------------
+
+/** One of the seller's orders by purchase ID; another seller's or an unknown one → 404. */
+export function findOrder(seller: SellerState, purchaseId: string | undefined): OrderRecord {
+  const order = purchaseId === undefined ? undefined : seller.orders.get(purchaseId);
+  if (!order)
+    throw apiError('purchase_id_not_found', `no order with purchase ID ${purchaseId} for this seller`);
+  return order;
+}
+
 // --- creating an order ----------------------------------------------------------------------------------
 
 function productPriceCents(product: ProductRecord): { original: number; sold: number } {
@@ -267,37 +259,34 @@ function productShipping(
   return { cents: Math.max(0, toCents(product.fields.national_shipping_cost) ?? 0) };
 }
 
+interface BuyerStreet {
+  address: string;
+  city: string;
+  postal_code: string;
+  state: string | null;
+}
+
+/** The test buyer's street in the countries we seed; any other country gets a placeholder street. */
+const BUYER_STREETS: Readonly<Record<string, BuyerStreet>> = {
+  US: { address: '350 Fifth Avenue', city: 'New York', postal_code: '10118', state: 'NY' },
+  GB: { address: '221B Baker Street', city: 'London', postal_code: 'NW1 6XE', state: null },
+};
+const PLACEHOLDER_STREET: BuyerStreet = {
+  address: '1 Test Street',
+  city: 'Test City',
+  postal_code: '00000',
+  state: null,
+};
+
 function buyerAddressFor(countryCode: string, buyerId: number): Record<string, unknown> {
-  const name = `Test Buyer ${buyerId}`;
-  if (countryCode === 'US')
-    return {
-      name,
-      address: '350 Fifth Avenue',
-      address2: null,
-      city: 'New York',
-      postal_code: '10118',
-      state: 'NY',
-      country_code: 'US',
-      phone_number: null,
-    };
-  if (countryCode === 'GB')
-    return {
-      name,
-      address: '221B Baker Street',
-      address2: null,
-      city: 'London',
-      postal_code: 'NW1 6XE',
-      state: null,
-      country_code: 'GB',
-      phone_number: null,
-    };
+  const street = Object.hasOwn(BUYER_STREETS, countryCode) ? BUYER_STREETS[countryCode]! : PLACEHOLDER_STREET;
   return {
-    name,
-    address: '1 Test Street',
+    name: `Test Buyer ${buyerId}`,
+    address: street.address,
     address2: null,
-    city: 'Test City',
-    postal_code: '00000',
-    state: null,
+    city: street.city,
+    postal_code: street.postal_code,
+    state: street.state,
     country_code: countryCode,
     phone_number: null,
   };

@@ -23,7 +23,7 @@ import type { PricingInspirationRequest, PricingInspirationResponse } from '@sel
 import { PRICING_COUNTRIES } from '@selling-kit/api-client/core';
 import { apiError } from '../errors.ts';
 import type { ProductRecord, SellerState, World } from '../state.ts';
-import { formatCents, toCents } from './orders.ts';
+import { formatCents, toCents } from './money.ts';
 
 export const PRICING_CURRENCY: Readonly<Record<(typeof PRICING_COUNTRIES)[number], string>> = {
   GB: 'GBP',

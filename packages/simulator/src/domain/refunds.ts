@@ -17,9 +17,10 @@
 // - Amounts ≤ 0 → 422 validation; a malformed amount is answered as core rules/violations.ts maps it.
 import { checkRefund, parseMoney, type RuleViolation } from '@selling-kit/api-client/core';
 import { apiError } from '../errors.ts';
-import type { EventSink } from '../handlers/types.ts';
+import type { EventSink } from '../platform/events.ts';
 import type { OrderRecord, RefundRecord } from '../state.ts';
-import { formatCents, itemsTotalCents, refundedCents, toCents } from './orders.ts';
+import { formatCents, toCents } from './money.ts';
+import { itemsTotalCents, refundedCents } from './orders.ts';
 
 const RULE_10 =
   'rule 10: a refund needs a positive items and/or shipping amount, not exceeding the product price and shipping price';

@@ -3,6 +3,7 @@
 import type { ShippingProviderInfo } from '@selling-kit/api-client/core';
 import { MANUAL_SHIPPING_PROVIDER_ID, formatMoney } from '@selling-kit/api-client/core';
 import type { SellerState } from '../state.ts';
+import { convertCents } from './money.ts';
 
 // --- shipping-provider catalogue --------------------------------------------------------------------
 
@@ -23,29 +24,30 @@ interface ProviderDef {
   sizes: ParcelSizeDef[];
 }
 
-const EVRI_SIZES: ParcelSizeDef[] = [
-  {
-    id: 'SMALL',
-    title: 'Small parcel',
-    subtitle: 'Up to 1 kg, 45 x 35 x 16 cm',
-    cents: 289,
-    courier: 'DROP_OFF',
-  },
-  {
-    id: 'MEDIUM',
-    title: 'Medium parcel',
-    subtitle: 'Up to 2 kg, 45 x 35 x 16 cm',
-    cents: 349,
-    courier: 'DROP_OFF',
-  },
-  {
-    id: 'LARGE',
-    title: 'Large parcel',
-    subtitle: 'Up to 15 kg, 120 x 60 x 60 cm',
-    cents: 599,
-    courier: 'COURIER_COLLECT',
-  },
-];
+/**
+ * A carrier's parcel sizes, smallest first: ids SMALL, MEDIUM, LARGE in that order, titled "Small",
+ * "Medium", "Large" followed by `titleSuffix` (" parcel" for the UK carriers).
+ */
+function parcelSizes(
+  titleSuffix: '' | ' parcel',
+  ...sizes: [subtitle: string, cents: number, courier: CourierService][]
+): ParcelSizeDef[] {
+  const names = ['Small', 'Medium', 'Large'] as const;
+  return sizes.map(([subtitle, cents, courier], i) => ({
+    id: names[i]!.toUpperCase(),
+    title: `${names[i]!}${titleSuffix}`,
+    subtitle,
+    cents,
+    courier,
+  }));
+}
+
+const EVRI_SIZES = parcelSizes(
+  ' parcel',
+  ['Up to 1 kg, 45 x 35 x 16 cm', 289, 'DROP_OFF'],
+  ['Up to 2 kg, 45 x 35 x 16 cm', 349, 'DROP_OFF'],
+  ['Up to 15 kg, 120 x 60 x 60 cm', 599, 'COURIER_COLLECT'],
+);
 
 /**
  * SPEC GAP (provider catalogue): the public reference names provider ids (USPS, MY_HERMES = Evri,
@@ -61,51 +63,43 @@ export const SHIPPING_PROVIDER_CATALOG: Readonly<Record<string, ProviderDef>> = 
   ROYAL_MAIL: {
     country: 'GB',
     currency: 'GBP',
-    sizes: [
-      {
-        id: 'SMALL',
-        title: 'Small parcel',
-        subtitle: 'Up to 2 kg, 45 x 35 x 16 cm',
-        cents: 335,
-        courier: 'DROP_OFF',
-      },
-      {
-        id: 'MEDIUM',
-        title: 'Medium parcel',
-        subtitle: 'Up to 10 kg, 61 x 46 x 46 cm',
-        cents: 599,
-        courier: 'DROP_OFF',
-      },
-    ],
+    sizes: parcelSizes(
+      ' parcel',
+      ['Up to 2 kg, 45 x 35 x 16 cm', 335, 'DROP_OFF'],
+      ['Up to 10 kg, 61 x 46 x 46 cm', 599, 'DROP_OFF'],
+    ),
   },
   EVRI: { country: 'GB', currency: 'GBP', sizes: EVRI_SIZES },
   MY_HERMES: { country: 'GB', currency: 'GBP', sizes: EVRI_SIZES, alias: true },
   USPS: {
     country: 'US',
     currency: 'USD',
-    sizes: [
-      { id: 'SMALL', title: 'Small', subtitle: 'Under 8 oz', cents: 525, courier: 'DROP_OFF' },
-      { id: 'MEDIUM', title: 'Medium', subtitle: 'Under 1 lb', cents: 765, courier: 'DROP_OFF' },
-      { id: 'LARGE', title: 'Large', subtitle: 'Under 10 lb', cents: 1295, courier: 'DROP_OFF' },
-    ],
+    sizes: parcelSizes(
+      '',
+      ['Under 8 oz', 525, 'DROP_OFF'],
+      ['Under 1 lb', 765, 'DROP_OFF'],
+      ['Under 10 lb', 1295, 'DROP_OFF'],
+    ),
   },
   UPS: {
     country: 'US',
     currency: 'USD',
-    sizes: [
-      { id: 'SMALL', title: 'Small', subtitle: 'Under 1 lb', cents: 899, courier: 'DROP_OFF' },
-      { id: 'MEDIUM', title: 'Medium', subtitle: 'Under 5 lb', cents: 1199, courier: 'DROP_OFF' },
-      { id: 'LARGE', title: 'Large', subtitle: 'Under 20 lb', cents: 1899, courier: 'COURIER_COLLECT' },
-    ],
+    sizes: parcelSizes(
+      '',
+      ['Under 1 lb', 899, 'DROP_OFF'],
+      ['Under 5 lb', 1199, 'DROP_OFF'],
+      ['Under 20 lb', 1899, 'COURIER_COLLECT'],
+    ),
   },
   SENDLE: {
     country: 'AU',
     currency: 'AUD',
-    sizes: [
-      { id: 'SMALL', title: 'Small', subtitle: 'Up to 500 g', cents: 1050, courier: 'COURIER_COLLECT' },
-      { id: 'MEDIUM', title: 'Medium', subtitle: 'Up to 3 kg', cents: 1495, courier: 'COURIER_COLLECT' },
-      { id: 'LARGE', title: 'Large', subtitle: 'Up to 5 kg', cents: 1895, courier: 'COURIER_COLLECT' },
-    ],
+    sizes: parcelSizes(
+      '',
+      ['Up to 500 g', 1050, 'COURIER_COLLECT'],
+      ['Up to 3 kg', 1495, 'COURIER_COLLECT'],
+      ['Up to 5 kg', 1895, 'COURIER_COLLECT'],
+    ),
   },
 };
 
@@ -113,11 +107,12 @@ function genericProvider(currency: string): ProviderDef {
   return {
     country: '*',
     currency,
-    sizes: [
-      { id: 'SMALL', title: 'Small', subtitle: 'Small parcel', cents: 350, courier: 'OTHER' },
-      { id: 'MEDIUM', title: 'Medium', subtitle: 'Medium parcel', cents: 550, courier: 'OTHER' },
-      { id: 'LARGE', title: 'Large', subtitle: 'Large parcel', cents: 850, courier: 'OTHER' },
-    ],
+    sizes: parcelSizes(
+      '',
+      ['Small parcel', 350, 'OTHER'],
+      ['Medium parcel', 550, 'OTHER'],
+      ['Large parcel', 850, 'OTHER'],
+    ),
   };
 }
 
@@ -161,18 +156,6 @@ export function shippingProvidersForAddress(
       })),
     };
   });
-}
-
-/**
- * SPEC GAP (exchange rates): a label is booked in the order's currency; a carrier priced in another
- * currency is converted at these fixed rates (units per GBP), rounded to a cent. Unknown currencies
- * are taken at par.
- */
-export const UNITS_PER_GBP: Readonly<Record<string, number>> = { GBP: 1, USD: 1.25, EUR: 1.15, AUD: 1.9 };
-
-export function convertCents(cents: number, from: string, to: string): number {
-  if (from === to) return cents;
-  return Math.round((cents / (UNITS_PER_GBP[from] ?? 1)) * (UNITS_PER_GBP[to] ?? 1));
 }
 
 /**

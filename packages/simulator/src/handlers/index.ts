@@ -1,5 +1,6 @@
 // Every handler file contributes its operations, keyed by operation id (see the client core's
-// operation table); the server registers a route for each.
+// operation table); the server registers a route for each and parses each body with the table's schema,
+// except for the nouns below.
 import type { Handlers } from './types.ts';
 import { productsHandlers } from './products.ts';
 import { offersHandlers } from './offers.ts';
@@ -26,3 +27,11 @@ export const handlers: Handlers = {
   ...authHandlers,
   ...statusHandlers,
 };
+
+/**
+ * Nouns whose handlers take the body as sent and check it with the core's rules (rules/<noun>.ts) in the
+ * service's order — scopes and the seller's state before the fields, a refund's body before its order —
+ * so each failure carries the code the spec names for it. Every other operation's handler receives its
+ * body already parsed by the operation's table schema.
+ */
+export const RULE_FIRST_NOUNS: ReadonlySet<string> = new Set(['products', 'offers', 'refunds']);

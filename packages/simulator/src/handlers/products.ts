@@ -2,7 +2,9 @@
 // mark-as-sold by SKU, product ID or slug, plus the staging-only purchase and like test endpoints.
 import {
   checkSku,
+  KIND_OF_KEY,
   PRODUCT_KEYS,
+  PRODUCT_REF_KEYS,
   PRODUCTS_PAGE_MAX,
   ProductSortBy,
   ProductStateFilter,
@@ -13,33 +15,34 @@ import { apiError } from '../errors.ts';
 import {
   createListing,
   deleteListing,
-  findAnyProduct,
-  findProduct,
-  findProductForChange,
   likeProduct,
   markListingSold,
   patchListing,
-  productToWire,
-  productUpdatedData,
   updateListing,
 } from '../domain/products.ts';
+import { findAnyProduct, findProduct, findProductForChange } from '../domain/product-lookup.ts';
+import { productToWire, productUpdatedData } from '../domain/product-wire.ts';
 import { createOrder, DEFAULT_TEST_BUYER_ID } from '../domain/orders.ts';
 import type { ProductRecord } from '../state.ts';
 import type { Handler, HandlerContext, Handlers } from './types.ts';
-import { queryParam } from './orders.ts';
+import {
+  dateRangeParams,
+  enumParam,
+  flagParam,
+  invalidCursor,
+  limitParam,
+  positiveIntParam,
+  queryParam,
+} from './params.ts';
 
-export const KEY_SUFFIX: Record<ProductKey, string> = {
-  sku: 'BySku',
-  product_id: 'ByProductId',
-  slug: 'BySlug',
-};
-const KEY_PARAM: Record<ProductKey, string> = { sku: 'sku', product_id: 'productId', slug: 'slug' };
+/** The operation-id suffix of a by-key operation (`BySku`): the core's product-key table. */
+export const keySuffix = (key: ProductKey): string => PRODUCT_REF_KEYS[KIND_OF_KEY[key]].suffix;
 const PRODUCTS_PAGE_DEFAULT = 20;
 /** SPEC GAP (staging like): the liker is `?liker_id=` or this test user. */
 const DEFAULT_TEST_LIKER_ID = 990_002;
 
 export function keyParam(params: Record<string, string>, key: ProductKey): string {
-  return params[KEY_PARAM[key]] ?? '';
+  return params[KIND_OF_KEY[key]] ?? '';
 }
 
 function created(ctx: HandlerContext, record: ProductRecord, changed: string[]) {
@@ -89,16 +92,8 @@ function update(key: ProductKey): Handler {
   };
 }
 
-function parseFlag(ctx: HandlerContext, name: string): boolean {
-  const raw = queryParam(ctx.query, name);
-  if (raw === undefined) return false;
-  if (raw !== 'true' && raw !== 'false')
-    throw apiError('bad-request', `query parameter "${name}" must be true or false, got "${raw}"`);
-  return raw === 'true';
-}
-
 function byKey(key: ProductKey): Record<string, Handler> {
-  const s = KEY_SUFFIX[key];
+  const s = keySuffix(key);
   return {
     [`products.get${s}`]: (ctx) => ({
       body: productToWire(
@@ -121,7 +116,7 @@ function byKey(key: ProductKey): Record<string, Handler> {
       return {};
     },
     [`products.delete${s}`]: (ctx) => {
-      const failIfActive = parseFlag(ctx, 'fail_if_active_offers');
+      const failIfActive = flagParam(ctx.query, 'fail_if_active_offers');
       // Idempotent: deleting a removed product answers 200. SPEC GAP (never-existing key): 200 as well,
       // as the public reference documents ("200 even if absent").
       const record = findAnyProduct(ctx.seller, key, keyParam(ctx.params, key));
@@ -138,7 +133,7 @@ function byKey(key: ProductKey): Record<string, Handler> {
 }
 
 function stagingByKey(key: ProductKey): Record<string, Handler> {
-  const s = KEY_SUFFIX[key];
+  const s = keySuffix(key);
   return {
     [`products.simulatePurchase${s}`]: (ctx) => {
       const record = findProductForChange(ctx.seller, key, keyParam(ctx.params, key), ctx.now);
@@ -153,11 +148,8 @@ function stagingByKey(key: ProductKey): Record<string, Handler> {
     },
     [`products.simulateLike${s}`]: (ctx) => {
       const record = findProduct(ctx.seller, key, keyParam(ctx.params, key), ctx.now);
-      const raw = queryParam(ctx.query, 'liker_id');
-      const likerId = raw === undefined ? DEFAULT_TEST_LIKER_ID : Number(raw);
-      if (!Number.isSafeInteger(likerId) || likerId <= 0)
-        throw apiError('bad-request', 'liker_id must be a positive integer');
-      likeProduct(ctx.world, ctx.seller, record.productId, likerId, { now: ctx.now, events: ctx.events });
+      const likerId = positiveIntParam(ctx.query, 'liker_id', DEFAULT_TEST_LIKER_ID);
+      likeProduct(ctx.seller, record.productId, likerId, ctx.events);
       return {};
     },
   };
@@ -172,40 +164,6 @@ interface Cursor {
   i: number;
 }
 
-function oneOf<T extends string>(ctx: HandlerContext, name: string, allowed: readonly T[], fallback: T): T {
-  const raw = queryParam(ctx.query, name);
-  if (raw === undefined) return fallback;
-  if (!(allowed as readonly string[]).includes(raw))
-    throw apiError('bad-request', `invalid ${name} "${raw}": accepted values are ${allowed.join(', ')}`);
-  return raw as T;
-}
-
-const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
-
-function dateParam(ctx: HandlerContext, name: string): number | undefined {
-  const raw = queryParam(ctx.query, name);
-  if (raw === undefined) return undefined;
-  const ms = Date.parse(raw);
-  if (!ISO_DATETIME.test(raw) || Number.isNaN(ms))
-    throw apiError(
-      'bad-request',
-      `invalid ${name} "${raw}": expected an ISO 8601 date-time such as 2026-01-31T12:00:00Z`,
-    );
-  return ms;
-}
-
-function limitParam(ctx: HandlerContext): number {
-  const raw = queryParam(ctx.query, 'limit');
-  if (raw === undefined) return PRODUCTS_PAGE_DEFAULT;
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < 1 || n > PRODUCTS_PAGE_MAX)
-    throw apiError(
-      'bad-request',
-      `invalid limit "${raw}": accepted values are integers from 1 to ${PRODUCTS_PAGE_MAX}`,
-    );
-  return n;
-}
-
 function decodeCursor(raw: string, sort: SortBy): Cursor {
   try {
     const c = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Cursor;
@@ -213,10 +171,7 @@ function decodeCursor(raw: string, sort: SortBy): Cursor {
   } catch {
     // falls through to the 400 below
   }
-  throw apiError(
-    'bad-request',
-    'invalid cursor: pass meta.cursor from the previous page unchanged, with the same sort_by',
-  );
+  return invalidCursor(', with the same sort_by');
 }
 
 const COMPARE: Record<SortBy, (a: ProductRecord, b: ProductRecord) => number> = {
@@ -226,13 +181,10 @@ const COMPARE: Record<SortBy, (a: ProductRecord, b: ProductRecord) => number> = 
 };
 
 const list: Handler = (ctx) => {
-  const limit = limitParam(ctx);
-  const sort = oneOf(ctx, 'sort_by', ProductSortBy.options, 'id_desc');
-  const state = oneOf(ctx, 'state', ProductStateFilter.options, 'all');
-  const from = dateParam(ctx, 'from_created_date');
-  const to = dateParam(ctx, 'to_created_date');
-  if (from !== undefined && to !== undefined && from > to)
-    throw apiError('validation', 'from_created_date must not be later than to_created_date');
+  const limit = limitParam(ctx.query, PRODUCTS_PAGE_DEFAULT, PRODUCTS_PAGE_MAX);
+  const sort = enumParam(ctx.query, 'sort_by', ProductSortBy.options, 'id_desc');
+  const state = enumParam(ctx.query, 'state', ProductStateFilter.options, 'all');
+  const { from, to } = dateRangeParams(ctx.query, 'from_created_date', 'to_created_date');
   const rawCursor = queryParam(ctx.query, 'cursor');
   const cursor = rawCursor === undefined ? undefined : decodeCursor(rawCursor, sort);
   const compare = COMPARE[sort];

@@ -1,7 +1,7 @@
 // Handlers for the "refunds" operations: POST /api/v1/orders/{purchase_id}/refund/ (rule 10).
 // The rules and their SPEC GAP choices are in ../domain/refunds.ts.
 import { checkRefundBody, refundOrder } from '../domain/refunds.ts';
-import { findOrder } from './orders.ts';
+import { findOrder } from '../domain/orders.ts';
 import type { Handlers } from './types.ts';
 
 export const refundsHandlers: Handlers = {

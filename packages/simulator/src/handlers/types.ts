@@ -1,13 +1,9 @@
 // The contract between the server and the per-noun handler files: a handler receives the
 // authenticated seller and the parsed request, returns a status and body, or throws ApiError.
-import type { Operation, WebhookEventType } from '@selling-kit/api-client/core';
+import type { Operation } from '@selling-kit/api-client/core';
 import type { SimulatorConfig } from '../config.ts';
+import type { EventSink } from '../platform/events.ts';
 import type { Principal, SellerState, World } from '../state.ts';
-
-export interface EventSink {
-  /** Queues a signed webhook delivery of this seller's event to every matching subscription. */
-  emit(sellerId: number, eventType: WebhookEventType, data: Record<string, unknown>): void;
-}
 
 export interface HandlerContext {
   op: Operation;

@@ -13,12 +13,11 @@
 import { randomUUID } from 'node:crypto';
 import {
   WEBHOOK_EVENT_TYPES,
-  WebhookSubscriptionRequest,
   type WebhookSubscription,
+  type WebhookSubscriptionRequest,
 } from '@selling-kit/api-client/core';
 import { apiError } from '../errors.ts';
 import type { WebhookSubscriptionRecord, World } from '../state.ts';
-import { parseBody } from './orders.ts';
 import type { Handlers } from './types.ts';
 
 export const MAX_WEBHOOKS_PER_PARTNER = 10;
@@ -44,7 +43,7 @@ export const webhooksHandlers: Handlers = {
   }),
 
   'webhooks.create': ({ world, principal, body, now }) => {
-    const request = parseBody(WebhookSubscriptionRequest, body, 'WebhookSubscriptionRequest');
+    const request = body as WebhookSubscriptionRequest; // parsed by the server with the table's schema
     const protocol = new URL(request.url).protocol;
     if (protocol !== 'http:' && protocol !== 'https:')
       throw apiError('validation', `field "url": must be an http or https URL, got a ${protocol} URL`);

@@ -52,29 +52,23 @@ export function makePng(size: number, bg: [number, number, number], fg: [number,
   ]);
 }
 
+/** `#rrggbb` → [r, g, b]. */
+function rgb(hex: string): [number, number, number] {
+  return [1, 3, 5].map((at) => parseInt(hex.slice(at, at + 2), 16)) as [number, number, number];
+}
+
 /** name (e.g. `tee-black.png`) → PNG. 480×480 each. */
 export function demoAssets(): Map<string, Asset> {
-  const palette: Record<string, [[number, number, number], [number, number, number]]> = {
-    'tee-black.png': [
-      [30, 30, 30],
-      [230, 230, 230],
-    ],
-    'jeans-blue.png': [
-      [40, 70, 130],
-      [200, 170, 90],
-    ],
-    'jacket-green.png': [
-      [50, 100, 60],
-      [240, 235, 220],
-    ],
-    'dress-red.png': [
-      [170, 30, 40],
-      [250, 240, 240],
-    ],
+  // Background and foreground colour of each picture.
+  const palette: Record<string, [background: string, foreground: string]> = {
+    'tee-black.png': ['#1e1e1e', '#e6e6e6'],
+    'jeans-blue.png': ['#284682', '#c8aa5a'],
+    'jacket-green.png': ['#32643c', '#f0ebdc'],
+    'dress-red.png': ['#aa1e28', '#faf0f0'],
   };
   const assets = new Map<string, Asset>();
   for (const [name, [bg, fg]] of Object.entries(palette)) {
-    assets.set(name, { contentType: 'image/png', body: makePng(480, bg, fg) });
+    assets.set(name, { contentType: 'image/png', body: makePng(480, rgb(bg), rgb(fg)) });
   }
   return assets;
 }

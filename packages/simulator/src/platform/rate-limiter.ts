@@ -5,7 +5,7 @@
 // sliding log: a request is allowed when fewer than N requests were allowed in the last window (on the
 // simulated clock). It never lets more than N through in any window, and the wait it announces is exact:
 // the moment the oldest counted request leaves the window. Rejected requests are not counted.
-import type { Allowance, RateGroup } from '@selling-kit/api-client/core';
+import { TimestampLog, type Allowance, type RateGroup } from '@selling-kit/api-client/core';
 import type { SimulatorConfig } from '../config.ts';
 import type { Clock } from './clock.ts';
 import type { Principal } from '../state.ts';
@@ -15,37 +15,24 @@ export const APP_WIDE_GROUP = 'app_wide';
 
 /** Timestamps of the requests allowed in the current window, oldest first. */
 class SlidingLog {
-  private times: number[] = [];
-  private head = 0;
-
-  private prune(now: number, windowMs: number): void {
-    const times = this.times;
-    let head = this.head;
-    while (head < times.length && times[head]! + windowMs <= now) head++;
-    if (head > 4096 && head * 2 > times.length) {
-      this.times = times.slice(head);
-      head = 0;
-    }
-    this.head = head;
-  }
+  private readonly times = new TimestampLog();
 
   /** Simulated ms until one more request fits, or 0 when it fits now. */
   waitMs(now: number, allowance: Allowance): number {
-    this.prune(now, allowance.windowMs);
-    const count = this.times.length - this.head;
+    this.times.prune(now, allowance.windowMs);
+    const count = this.times.size;
     if (count < allowance.limit) return 0;
     // (count - limit + 1) entries must leave the window; the last of them is at this index.
-    const idx = this.head + (count - allowance.limit);
-    return Math.max(1, this.times[idx]! + allowance.windowMs - now);
+    return Math.max(1, this.times.at(count - allowance.limit) + allowance.windowMs - now);
   }
 
   record(now: number): void {
-    this.times.push(now);
+    this.times.add(now);
   }
 
   size(now: number, windowMs: number): number {
-    this.prune(now, windowMs);
-    return this.times.length - this.head;
+    this.times.prune(now, windowMs);
+    return this.times.size;
   }
 }
 

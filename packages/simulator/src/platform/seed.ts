@@ -13,6 +13,7 @@ import type { SimulatorConfig } from '../config.ts';
 import type { World } from '../state.ts';
 import { addAddress, createApiKey, createOAuthClient, createSeller, ensurePartner } from '../world.ts';
 import { createListing } from '../domain/products.ts';
+import { parseInput } from '../handlers/params.ts';
 
 const Profile = z
   .object({
@@ -119,14 +120,9 @@ export interface SeedResult {
   listings: number[];
 }
 
-/** Validates a document; throws an Error listing every problem. */
+/** Validates a document; throws a 400 bad-request ApiError listing every problem. */
 export function parseSeed(input: unknown, source = 'seed'): SeedDocument {
-  const parsed = SeedDocument.safeParse(input);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
-    throw new Error(`invalid ${source}:\n${problems.join('\n')}`);
-  }
-  return parsed.data;
+  return parseInput(SeedDocument, input, source);
 }
 
 export async function readSeedFile(path: string): Promise<SeedDocument> {

@@ -11,7 +11,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { WebhookEventType } from '@selling-kit/api-client/core';
 import type { SimulatorConfig } from '../config.ts';
-import type { EventSink } from '../handlers/types.ts';
+import type { EventSink } from './events.ts';
 import type { World } from '../state.ts';
 import { ensurePartner } from '../world.ts';
 

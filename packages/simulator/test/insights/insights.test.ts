@@ -1,5 +1,4 @@
 import { ProductInsightsResponse, ShopInsightsResponse, type Scope } from '@selling-kit/api-client/core';
-import { startTestShop, type TestShop } from '../helpers.ts';
 import type { ProductRecord } from '../../src/state.ts';
 import {
   addProduct,
@@ -8,27 +7,21 @@ import {
   newOrder,
   oauthToken,
   otherShop,
-} from '../orders/fixtures.ts';
+  testShopPerFile,
+} from '../fixtures.ts';
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await startTestShop();
-});
-afterAll(async () => {
-  await shop.sim.close();
-});
-beforeEach(() => {
-  shop.seller.products.clear();
-  shop.seller.skus.clear();
-  shop.seller.slugs.clear();
-  shop.seller.orders.clear();
-  shop.seller.offers.length = 0;
-  shop.seller.ratingAverage = 4.8;
-  shop.seller.ratingCount = 0;
+const shop = testShopPerFile({}, ({ seller }) => {
+  seller.products.clear();
+  seller.skus.clear();
+  seller.slugs.clear();
+  seller.orders.clear();
+  seller.offers.length = 0;
+  seller.ratingAverage = 4.8;
+  seller.ratingCount = 0;
 });
 
 const SHOP = '/api/v1/insights/shop/live/';
-const tokenWith = (...scopes: Scope[]) => oauthToken(shop.sim.world, shop.seller.id, scopes);
+const tokenWith = (...scopes: Scope[]) => oauthToken(shop, scopes);
 const shopInsights = async (token?: string) => {
   const res = await shop.call('GET', SHOP, undefined, token ? { token } : {});
   expect(res.status).toBe(200);
@@ -180,26 +173,13 @@ describe('GET /api/v1/insights/products/{by-sku|by-product-id|by-slug}/…/live/
   });
 
   test('missing, another seller’s, removed or not yet visible → 404 product_not_found', async () => {
-    expectError(
-      await shop.call('GET', '/api/v1/insights/products/by-sku/NOPE/live/'),
-      404,
-      'product_not_found',
-    );
-    expectError(
-      await shop.call('GET', '/api/v1/insights/products/by-product-id/123/live/'),
-      404,
-      'product_not_found',
-    );
-    expectError(
-      await shop.call('GET', '/api/v1/insights/products/by-product-id/abc/live/'),
-      404,
-      'product_not_found',
-    );
-    expectError(
-      await shop.call('GET', '/api/v1/insights/products/by-slug/no-such-slug/live/'),
-      404,
-      'product_not_found',
-    );
+    for (const path of [
+      '/api/v1/insights/products/by-sku/NOPE/live/',
+      '/api/v1/insights/products/by-product-id/123/live/',
+      '/api/v1/insights/products/by-product-id/abc/live/',
+      '/api/v1/insights/products/by-slug/no-such-slug/live/',
+    ])
+      expectError(await shop.call('GET', path), 404, 'product_not_found');
     const other = otherShop(shop);
     const foreign = addProduct(shop.sim.world, other.seller);
     for (const path of paths(foreign)) expectError(await shop.call('GET', path), 404, 'product_not_found');

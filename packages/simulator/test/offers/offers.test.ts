@@ -1,14 +1,12 @@
-import { adminCall, startTestShop, type TestShop } from '../helpers.ts';
-import { createProduct, codeOf } from '../products/fixtures.ts';
+import { adminCall } from '../helpers.ts';
+import { createProduct, codeOf, testShopPerTest } from '../fixtures.ts';
 
-let shop: TestShop;
+const shop = testShopPerTest();
 let productId: number;
 beforeEach(async () => {
-  shop = await startTestShop();
   productId = (await createProduct(shop)).product_id;
   shop.seller.products.get(productId)!.likes.add(77);
 });
-afterEach(() => shop.sim.close());
 
 const offer = (over: Record<string, unknown> = {}) => ({
   offer_recipient_id: 77,
@@ -40,7 +38,7 @@ describe('manual offers', () => {
   it('rule 9: size required for multi-size products, forbidden for single-size ones', async () => {
     expect(codeOf(await submit(offer({ size_id: 18 })))).toBe('validation');
     const multi = await shop.call('POST', '/api/v1/products/', {
-      ...(await import('../products/fixtures.ts')).listing({
+      ...(await import('../fixtures.ts')).listing({
         sku: 'MULTI',
         size_id: undefined,
         variants: [
@@ -91,10 +89,7 @@ describe('manual offers: lifetime, interest, sizes and access', () => {
   });
   it('interest is a like: after an unlike the buyer can no longer receive an offer', async () => {
     const { unlikeProduct } = await import('../../src/domain/products.ts');
-    unlikeProduct(shop.sim.world, shop.seller, productId, 77, {
-      now: shop.sim.world.clock.now(),
-      events: shop.sim.webhooks,
-    });
+    unlikeProduct(shop.seller, productId, 77, shop.sim.webhooks);
     const res = await submit(offer());
     expect([res.status, codeOf(res)]).toEqual([422, 'validation']);
     expect(res.body.errors[0].message).toMatch(/interest/);
@@ -105,7 +100,7 @@ describe('manual offers: lifetime, interest, sizes and access', () => {
   });
   it('a product without sizes refuses a size_id; offer values need at most 2 decimals', async () => {
     const bag = await shop.call('POST', '/api/v1/products/', {
-      ...(await import('../products/fixtures.ts')).listing({
+      ...(await import('../fixtures.ts')).listing({
         sku: 'BAG',
         product_type: 'bags',
         size_set_id: undefined,
@@ -121,9 +116,10 @@ describe('manual offers: lifetime, interest, sizes and access', () => {
     expect((await submit(offer({ offer_value: 18.5 }), path)).status).toBe(200);
   });
   it('another seller’s product → 404; a removed one → product_not_on_sale; without offers_write → 403 naming it', async () => {
-    const { oauthToken, secondShop } = await import('../products/fixtures.ts');
-    const other = secondShop(shop);
-    const foreign = await shop.call('POST', path, offer(), { token: other.key });
+    const { oauthToken } = await import('../fixtures.ts');
+    const { addShop } = await import('../../src/testing.ts');
+    const other = addShop(shop.sim);
+    const foreign = await shop.call('POST', path, offer(), { token: other.apiKey });
     expect([foreign.status, codeOf(foreign)]).toEqual([404, 'product_not_found']);
     const token = oauthToken(shop, ['products_write', 'products_read']);
     const scoped = await shop.call('POST', path, offer(), { token });

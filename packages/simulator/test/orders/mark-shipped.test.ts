@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Order } from '@selling-kit/api-client/core';
-import { startTestShop, type TestShop } from '../helpers.ts';
 import type { OrderRecord } from '../../src/state.ts';
-import { expectError, expectSchema, newOrder, oauthToken, otherShop } from './fixtures.ts';
+import {
+  expectError,
+  expectSchema,
+  newOrder,
+  oauthToken,
+  otherShop,
+  testShopPerFile,
+  platformShipping,
+} from '../fixtures.ts';
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await startTestShop();
-});
-afterAll(async () => {
-  await shop.sim.close();
-});
+const shop = testShopPerFile();
 
 const parcelOf = (order: OrderRecord) => [...order.parcels.keys()][0]!;
 const shipPath = (purchaseId: string, parcelId: string) =>
@@ -127,14 +128,7 @@ describe('POST /api/v1/orders/{purchase_id}/parcels/{parcel_id}/mark-as-shipped/
 
   test('orders with platform shipping may be marked shipped', async () => {
     const order = newOrder(shop, {
-      fields: {
-        depop_shipping: {
-          address_id: shop.addressId,
-          shipping_provider_id: 'EVRI',
-          parcel_size_id: 'SMALL',
-          payer: 'buyer',
-        },
-      },
+      fields: platformShipping(shop.addressId, 'buyer', 'EVRI', 'SMALL'),
     });
     expect((await shop.call('POST', shipPath(order.purchaseId, parcelOf(order)), tracking)).status).toBe(200);
     expect(order.status).toBe('SHIPPED');
@@ -152,7 +146,7 @@ describe('POST /api/v1/orders/{purchase_id}/parcels/{parcel_id}/mark-as-shipped/
 
   test('an OAuth token without orders_write → 403 insufficient_scope', async () => {
     const order = newOrder(shop);
-    const token = oauthToken(shop.sim.world, shop.seller.id, ['orders_read']);
+    const token = oauthToken(shop, ['orders_read']);
     expectError(
       await shop.call('POST', shipPath(order.purchaseId, parcelOf(order)), tracking, { token }),
       403,

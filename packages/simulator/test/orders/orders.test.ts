@@ -1,6 +1,7 @@
 import { Order, OrderNewData, OrdersPage } from '@selling-kit/api-client/core';
-import { startTestShop, adminCall, type TestShop } from '../helpers.ts';
-import { createOrder, formatCents, orderToWire, type SimOrderRecord } from '../../src/domain/orders.ts';
+import { adminCall } from '../helpers.ts';
+import { createOrder, orderToWire, type SimOrderRecord } from '../../src/domain/orders.ts';
+import { formatCents } from '../../src/domain/money.ts';
 import { parcelSizeCost } from '../../src/domain/shipping.ts';
 import { addAddress } from '../../src/world.ts';
 import { ApiError } from '../../src/errors.ts';
@@ -12,19 +13,14 @@ import {
   oauthToken,
   otherShop,
   purchase,
-} from './fixtures.ts';
+  testShopPerFile,
+  platformShipping,
+} from '../fixtures.ts';
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await startTestShop();
-});
-afterAll(async () => {
-  await shop.sim.close();
-});
-beforeEach(() => {
-  shop.seller.orders.clear();
-  shop.seller.products.clear();
-  shop.sim.webhooks.reset();
+const shop = testShopPerFile({}, ({ seller, sim }) => {
+  seller.orders.clear();
+  seller.products.clear();
+  sim.webhooks.reset();
 });
 
 describe('createOrder (admin surface, staging purchase)', () => {
@@ -91,14 +87,7 @@ describe('createOrder (admin surface, staging purchase)', () => {
 
   test('platform shipping paid by the buyer: label is the buyer shipping price, SHIPPING_FEE 0.00', () => {
     const order = newOrder(shop, {
-      fields: {
-        depop_shipping: {
-          address_id: shop.addressId,
-          shipping_provider_id: 'ROYAL_MAIL',
-          parcel_size_id: 'SMALL',
-          payer: 'buyer',
-        },
-      },
+      fields: platformShipping(shop.addressId, 'buyer'),
     });
     const wire = orderToWire(order);
     expect(wire.depop_shipping).toEqual({ shipping_provider_id: 'ROYAL_MAIL' });
@@ -116,12 +105,7 @@ describe('createOrder (admin surface, staging purchase)', () => {
     const order = newOrder(shop, {
       fields: {
         price_currency: 'USD',
-        depop_shipping: {
-          address_id: shop.addressId,
-          shipping_provider_id: 'ROYAL_MAIL',
-          parcel_size_id: 'SMALL',
-          payer: 'seller',
-        },
+        ...platformShipping(shop.addressId, 'seller'),
       },
     });
     const wire = orderToWire(order);
@@ -136,12 +120,7 @@ describe('createOrder (admin surface, staging purchase)', () => {
     const order = newOrder(shop, {
       fields: {
         price_currency: 'USD',
-        depop_shipping: {
-          address_id: shop.addressId,
-          shipping_provider_id: 'ROYAL_MAIL',
-          parcel_size_id: 'SMALL',
-          payer: 'seller',
-        },
+        ...platformShipping(shop.addressId, 'seller'),
       },
     }) as SimOrderRecord;
     const fixed = orderToWire(order).seller_fee_breakdown;
@@ -162,12 +141,7 @@ describe('createOrder (admin surface, staging purchase)', () => {
     const p = addProduct(shop.sim.world, us.seller, {
       fields: {
         price_currency: 'USD',
-        depop_shipping: {
-          address_id: usAddress.id,
-          shipping_provider_id: 'USPS',
-          parcel_size_id: 'MEDIUM',
-          payer: 'seller',
-        },
+        ...platformShipping(usAddress.id, 'seller', 'USPS', 'MEDIUM'),
       },
     });
     const res = await adminCall(shop.sim, 'POST', '/admin/orders', {
@@ -201,14 +175,7 @@ describe('createOrder (admin surface, staging purchase)', () => {
 
   test('platform shipping paid by the seller: buyer pays no shipping, SHIPPING_FEE is the label', () => {
     const order = newOrder(shop, {
-      fields: {
-        depop_shipping: {
-          address_id: shop.addressId,
-          shipping_provider_id: 'EVRI',
-          parcel_size_id: 'medium',
-          payer: 'seller',
-        },
-      },
+      fields: platformShipping(shop.addressId, 'seller', 'EVRI', 'medium'),
     });
     const wire = orderToWire(order);
     expect(wire.buyer_shipping_price).toBe('0.00');
@@ -331,7 +298,7 @@ describe('GET /api/v1/orders/{purchase_id}/', () => {
 
   test('an OAuth token without orders_read → 403 insufficient_scope', async () => {
     const order = newOrder(shop);
-    const token = oauthToken(shop.sim.world, shop.seller.id, ['orders_write']);
+    const token = oauthToken(shop, ['orders_write']);
     const msg = expectError(
       await shop.call('GET', `/api/v1/orders/${order.purchaseId}/`, undefined, { token }),
       403,

@@ -4,8 +4,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSimulator, DEMO, type RunningSimulator } from '../../src/index.ts';
-import type { ProductRecord, SellerState } from '../../src/state.ts';
 import { adminCall, call, probeHandlers } from '../helpers.ts';
+import { addProduct } from '../fixtures.ts';
 
 const running: RunningSimulator[] = [];
 afterAll(() => Promise.all(running.map((s) => s.close())));
@@ -14,39 +14,6 @@ async function start(options: Parameters<typeof startSimulator>[0] = {}) {
   const sim = await startSimulator({ handlers: probeHandlers, ...options });
   running.push(sim);
   return sim;
-}
-
-function fakeProduct(seller: SellerState, productId: number): ProductRecord {
-  const product: ProductRecord = {
-    productId,
-    sellerId: seller.id,
-    sku: `SKU-${productId}`,
-    slug: `item-${productId}`,
-    state: 'selling',
-    fields: {
-      description: `Item ${productId}`,
-      price_amount: '25.00',
-      price_currency: seller.currency,
-      national_shipping_cost: '3.50',
-      department: 'menswear',
-      product_type: 'tshirts',
-      condition: 'used_good',
-      brand_name: 'Nike',
-    },
-    brand: 'nike',
-    pictures: [],
-    quantity: 1,
-    isBoosted: false,
-    createdAt: 0,
-    updatedAt: 0,
-    visibleAt: 0,
-    likes: new Set([5, 6]),
-    bagCount: 0,
-  };
-  seller.products.set(productId, product);
-  seller.skus.set(product.sku!, productId);
-  seller.slugs.set(product.slug, productId);
-  return product;
 }
 
 describe('isolation from partners', () => {
@@ -156,7 +123,7 @@ describe('world set-up', () => {
   test('a product can be banned, keeping its previous state; state inspection is JSON', async () => {
     const sim = await start({ demo: true });
     const seller = sim.world.sellers.get(DEMO.sellerId)!;
-    fakeProduct(seller, 123);
+    addProduct(sim.world, seller, { productId: 123, likes: [5, 6] });
     const ban = await adminCall(sim, 'POST', '/admin/products/123/ban');
     expect(ban.status).toBe(200);
     expect(ban.body).toEqual({ productId: 123, state: 'banned', previousState: 'selling' });
@@ -182,7 +149,7 @@ describe('world set-up', () => {
   test('an order for products is created through the domain and announced by webhook', async () => {
     const sim = await start({ demo: true });
     const seller = sim.world.sellers.get(DEMO.sellerId)!;
-    fakeProduct(seller, 321);
+    addProduct(sim.world, seller, { productId: 321 });
     const res = await adminCall(sim, 'POST', '/admin/orders', { sellerId: DEMO.sellerId, productIds: [321] });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ sellerId: DEMO.sellerId, status: 'SHIPPING_PENDING' });

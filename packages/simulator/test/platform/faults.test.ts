@@ -2,12 +2,10 @@
 // connection resets before and after the write, latency, 429 storms; matching by operation id,
 // method and path; counts, probabilities and seeded reproducibility; counters.
 import { RateLimitBody } from '@selling-kit/api-client/core';
-import type { RunningSimulator } from '../../src/index.ts';
 import type { Handlers } from '../../src/handlers/types.ts';
-import { adminCall, probeHandlers, startTestShop, type CallResult, type TestShop } from '../helpers.ts';
+import { adminCall, probeHandlers, type CallResult } from '../helpers.ts';
+import { testShopPerFile } from '../fixtures.ts';
 
-let shop: TestShop;
-let sim: RunningSimulator;
 /** Writes that reached the handler (the "commit"). */
 let commits = 0;
 
@@ -19,12 +17,7 @@ const handlers: Handlers = {
   },
 };
 
-beforeAll(async () => {
-  shop = await startTestShop({ handlers, config: { timeScale: 10, seed: 42 } });
-  sim = shop.sim;
-});
-afterAll(() => sim.close());
-beforeEach(async () => {
+const shop = testShopPerFile({ handlers, config: { timeScale: 10, seed: 42 } }, async ({ sim }) => {
   await adminCall(sim, 'DELETE', '/admin/faults');
   commits = 0;
 });
@@ -33,7 +26,7 @@ const create = () => shop.call('POST', '/api/v1/products/', {});
 const shopGet = () => shop.call('GET', '/api/v1/shop/');
 
 async function addFault(rule: Record<string, unknown>) {
-  const res = await adminCall(sim, 'POST', '/admin/faults', rule);
+  const res = await adminCall(shop.sim, 'POST', '/admin/faults', rule);
   expect(res.status).toBe(201);
   return res.body as { id: string };
 }
@@ -56,7 +49,7 @@ test('error_500 on the next N requests: generic_error envelopes, then normal ser
   expect(commits).toBe(0);
   expect((await create()).status).toBe(200);
   expect(commits).toBe(1);
-  const counters = (await adminCall(sim, 'GET', '/admin/faults')).body;
+  const counters = (await adminCall(shop.sim, 'GET', '/admin/faults')).body;
   expect(counters.byType.error_500).toBeGreaterThanOrEqual(2);
   expect(counters.rules).toHaveLength(0); // spent
   expect(counters.spent[0]).toMatchObject({ type: 'error_500', fired: 2, count: 2 });
@@ -116,7 +109,7 @@ test('latency delays the answer by at least latencyMs (real ms)', async () => {
 });
 
 test('rate_limit_storm: the gateway answers 429 for its duration, with Retry-After = the time left', async () => {
-  const clock = sim.world.clock;
+  const clock = shop.sim.world.clock;
   const t0 = clock.now();
   await addFault({ type: 'rate_limit_storm', path: '/api/v1/**', durationMs: 60_000 });
   const t1 = clock.now();
@@ -134,7 +127,7 @@ test('rate_limit_storm: the gateway answers 429 for its duration, with Retry-Aft
   expect(commits).toBe(0);
   // Not matched: /status is outside the storm's path.
   expect((await shop.call('GET', '/status')).status).toBe(200);
-  await adminCall(sim, 'POST', '/admin/clock/advance', { ms: 60_000 });
+  await adminCall(shop.sim, 'POST', '/admin/clock/advance', { ms: 60_000 });
   expect((await shopGet()).status).toBe(200);
 });
 
@@ -142,7 +135,7 @@ test('matching by operation id, method and path leaves other requests alone', as
   await addFault({ type: 'error_500', operationId: 'shop.*', method: 'GET' });
   expect((await shopGet()).status).toBe(500);
   expect((await create()).status).toBe(200);
-  await adminCall(sim, 'DELETE', '/admin/faults');
+  await adminCall(shop.sim, 'DELETE', '/admin/faults');
   await addFault({ type: 'error_500', path: '/api/v1/insights/*/live/' });
   expect((await shop.call('GET', '/api/v1/insights/shop/live/')).status).toBe(500);
   expect((await shopGet()).status).toBe(200);
@@ -150,7 +143,7 @@ test('matching by operation id, method and path leaves other requests alone', as
 
 test('probability faults are reproducible from the seed', async () => {
   const pattern = async (seed: number) => {
-    await adminCall(sim, 'DELETE', `/admin/faults?seed=${seed}`);
+    await adminCall(shop.sim, 'DELETE', `/admin/faults?seed=${seed}`);
     await addFault({ type: 'error_500', operationId: 'shop.get', probability: 0.5 });
     const out: number[] = [];
     for (let i = 0; i < 32; i++) out.push((await shopGet()).status);
@@ -168,16 +161,16 @@ test('probability faults are reproducible from the seed', async () => {
 test('a rule can be removed; bad rules are refused with 400', async () => {
   const rule = await addFault({ type: 'error_500', operationId: 'shop.get' });
   expect((await shopGet()).status).toBe(500);
-  expect((await adminCall(sim, 'DELETE', `/admin/faults/${rule.id}`)).status).toBe(200);
+  expect((await adminCall(shop.sim, 'DELETE', `/admin/faults/${rule.id}`)).status).toBe(200);
   expect((await shopGet()).status).toBe(200);
-  expect((await adminCall(sim, 'POST', '/admin/faults', { type: 'meteor' })).status).toBe(400);
-  expect((await adminCall(sim, 'POST', '/admin/faults', { type: 'latency' })).status).toBe(400);
-  expect((await adminCall(sim, 'POST', '/admin/faults', { type: 'rate_limit_storm' })).status).toBe(400);
+  expect((await adminCall(shop.sim, 'POST', '/admin/faults', { type: 'meteor' })).status).toBe(400);
+  expect((await adminCall(shop.sim, 'POST', '/admin/faults', { type: 'latency' })).status).toBe(400);
+  expect((await adminCall(shop.sim, 'POST', '/admin/faults', { type: 'rate_limit_storm' })).status).toBe(400);
 });
 
 test('the read-after-create delay is a setting handlers read from the config', async () => {
-  const res = await adminCall(sim, 'PATCH', '/admin/config', { readAfterCreateDelayMs: 1500 });
+  const res = await adminCall(shop.sim, 'PATCH', '/admin/config', { readAfterCreateDelayMs: 1500 });
   expect(res.status).toBe(200);
-  expect(sim.config.readAfterCreateDelayMs).toBe(1500);
-  await adminCall(sim, 'PATCH', '/admin/config', { readAfterCreateDelayMs: 0 });
+  expect(shop.sim.config.readAfterCreateDelayMs).toBe(1500);
+  await adminCall(shop.sim, 'PATCH', '/admin/config', { readAfterCreateDelayMs: 0 });
 });

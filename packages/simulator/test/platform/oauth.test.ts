@@ -64,11 +64,9 @@ async function authorize(
   };
 }
 
-async function connect(scope = 'shop_read products_read') {
-  const { verifier, challenge } = pkcePair();
-  const auth = await authorize({ scope, challenge });
-  const code = auth.location!.searchParams.get('code')!;
-  const res = await postForm(sim.url, GRANT_ENDPOINT_PATH, {
+/** Trades an authorization code for tokens, as the cross-lister's callback does. */
+function exchangeCode(code: string, verifier: string) {
+  return postForm(sim.url, GRANT_ENDPOINT_PATH, {
     grant_type: 'authorization_code',
     code,
     redirect_uri: REDIRECT,
@@ -76,6 +74,13 @@ async function connect(scope = 'shop_read products_read') {
     client_secret: client.clientSecret,
     code_verifier: verifier,
   });
+}
+
+async function connect(scope = 'shop_read products_read') {
+  const { verifier, challenge } = pkcePair();
+  const auth = await authorize({ scope, challenge });
+  const code = auth.location!.searchParams.get('code')!;
+  const res = await exchangeCode(code, verifier);
   return { res, code, verifier };
 }
 
@@ -105,14 +110,7 @@ describe('authorization code + PKCE', () => {
     const code = auth.location!.searchParams.get('code');
     expect(code).toBeTruthy();
 
-    const res = await postForm(sim.url, GRANT_ENDPOINT_PATH, {
-      grant_type: 'authorization_code',
-      code: code!,
-      redirect_uri: REDIRECT,
-      client_id: client.clientId,
-      client_secret: client.clientSecret,
-      code_verifier: verifier,
-    });
+    const res = await exchangeCode(code!, verifier);
     expect(res.status).toBe(200);
     expect(OAuthTokenResponse.parse(res.body)).toMatchObject({ expires_in: 3600, token_type: 'Bearer' });
     expect(res.body.access_token).toMatch(/^pat_/);
@@ -127,14 +125,7 @@ describe('authorization code + PKCE', () => {
   test('an authorization code works once; replaying it is invalid_grant and revokes its tokens', async () => {
     const { res, code, verifier } = await connect();
     expect(res.status).toBe(200);
-    const again = await postForm(sim.url, GRANT_ENDPOINT_PATH, {
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: REDIRECT,
-      client_id: client.clientId,
-      client_secret: client.clientSecret,
-      code_verifier: verifier,
-    });
+    const again = await exchangeCode(code, verifier);
     expectOAuthError(again, 400, 'invalid_grant');
     const me = await call(sim.url, 'GET', '/api/v1/shop/', undefined, { token: res.body.access_token });
     expect(me.status).toBe(401);
@@ -142,14 +133,7 @@ describe('authorization code + PKCE', () => {
 
   test('wrong code_verifier → 400 invalid_request (PKCE mismatch)', async () => {
     const auth = await authorize();
-    const res = await postForm(sim.url, GRANT_ENDPOINT_PATH, {
-      grant_type: 'authorization_code',
-      code: auth.location!.searchParams.get('code')!,
-      redirect_uri: REDIRECT,
-      client_id: client.clientId,
-      client_secret: client.clientSecret,
-      code_verifier: pkcePair().verifier,
-    });
+    const res = await exchangeCode(auth.location!.searchParams.get('code')!, pkcePair().verifier);
     expectOAuthError(res, 400, 'invalid_request');
     expect(res.body.detail).toMatch(/code_verifier/);
   });

@@ -1,14 +1,7 @@
 import { PricingInspirationResponse } from '@selling-kit/api-client/core';
-import { startTestShop, type TestShop } from '../helpers.ts';
-import { addProduct, expectError, expectSchema, newOrder, otherShop } from '../orders/fixtures.ts';
+import { addProduct, expectError, expectSchema, newOrder, otherShop, testShopPerFile } from '../fixtures.ts';
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await startTestShop();
-});
-afterAll(async () => {
-  await shop.sim.close();
-});
+const shop = testShopPerFile();
 
 const PATH = '/api/v1/pricing/inspiration/';
 const request = (overrides: Record<string, unknown> = {}) => ({

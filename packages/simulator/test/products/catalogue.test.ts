@@ -1,14 +1,11 @@
 // The stateful product rules beyond the spec's numbered list: brands, sizes and variants, shipping
 // from the seller's addresses, seller profiles, scopes, keys and the states reached through each key.
 import { Product } from '@selling-kit/api-client/core';
-import { startTestShop, type CallResult, type TestShop } from '../helpers.ts';
-import { createProduct, listing, putBody, codeOf, oauthToken, secondShop } from './fixtures.ts';
+import { type CallResult } from '../helpers.ts';
+import { addShop } from '../../src/testing.ts';
+import { createProduct, listing, putBody, codeOf, oauthToken, testShopPerTest } from '../fixtures.ts';
 
-let shop: TestShop;
-beforeEach(async () => {
-  shop = await startTestShop();
-});
-afterEach(() => shop.sim.close());
+const shop = testShopPerTest();
 
 const get = (path: string, token?: string) => shop.call('GET', path, undefined, token ? { token } : {});
 const post = (body: Record<string, unknown>) => shop.call('POST', '/api/v1/products/', body);
@@ -173,9 +170,9 @@ describe('shipping', () => {
     );
   });
   it('rule 5: another seller’s address → generic_error 422; rule 2: both shipping kinds → validation', async () => {
-    const other = secondShop(shop);
+    const other = addShop(shop.sim);
     const msg = await expectError(
-      post(listing(platform({ address_id: other.addressId }))),
+      post(listing(platform({ address_id: other.address.id }))),
       422,
       'generic_error',
     );
@@ -201,9 +198,9 @@ describe('shipping', () => {
 
 describe('seller profiles', () => {
   it('unsupported_country for a seller country outside the supported ones, listing them', async () => {
-    const other = secondShop(shop, 'brazil');
+    const other = addShop(shop.sim, { username: 'brazil' });
     other.seller.countryCode = 'BR';
-    const res = await shop.call('POST', '/api/v1/products/', listing(), { token: other.key });
+    const res = await shop.call('POST', '/api/v1/products/', listing(), { token: other.apiKey });
     expect([res.status, codeOf(res)]).toEqual([422, 'unsupported_country']);
     expect(res.body.errors[0].message).toMatch(/GB, US/);
   });
@@ -338,8 +335,8 @@ describe('keys, ids and slugs', () => {
   });
   it('another seller’s product: PUT by product ID, PATCH, DELETE and mark-as-sold leave it untouched', async () => {
     const { product_id } = await createProduct(shop);
-    const other = secondShop(shop);
-    const as = { token: other.key };
+    const other = addShop(shop.sim);
+    const as = { token: other.apiKey };
     const path = `/api/v1/products/by-product-id/${product_id}/`;
     expect(codeOf(await shop.call('PUT', path, putBody(), as))).toBe('product_not_found');
     expect(codeOf(await shop.call('PATCH', path, { quantity: 5 }, as))).toBe('product_not_found');
@@ -382,11 +379,11 @@ describe('more transitions', () => {
       'product_not_on_sale',
     );
     await shop.call('DELETE', '/api/v1/products/by-sku/TEE-1/');
-    const { wireStatus } = await import('../../src/domain/products.ts');
+    const { wireStatus } = await import('../../src/domain/product-wire.ts');
     expect(wireStatus(shop.seller.products.get(product_id)!)).toBe('STATUS_DELETED_PURCHASED');
   });
   it('a removed on-sale product is STATUS_DELETED_ONSALE; a banned sold one STATUS_PRODUCT_BANNED_PURCHASED', async () => {
-    const { wireStatus } = await import('../../src/domain/products.ts');
+    const { wireStatus } = await import('../../src/domain/product-wire.ts');
     const a = await createProduct(shop);
     await shop.call('DELETE', '/api/v1/products/by-sku/TEE-1/');
     expect(wireStatus(shop.seller.products.get(a.product_id)!)).toBe('STATUS_DELETED_ONSALE');

@@ -1,10 +1,10 @@
 import { ProductsPage } from '@selling-kit/api-client/core';
-import { startTestShop, type TestShop } from '../helpers.ts';
-import { createProduct, codeOf, listing, secondShop } from './fixtures.ts';
+import { type TestShop } from '../helpers.ts';
+import { addShop } from '../../src/testing.ts';
+import { createProduct, codeOf, listing, testShopPerFile } from '../fixtures.ts';
 
-let shop: TestShop;
+const shop = testShopPerFile();
 beforeAll(async () => {
-  shop = await startTestShop();
   for (let i = 1; i <= 7; i++) {
     await createProduct(shop, { sku: `L-${i}` });
     shop.sim.world.clock.advance(60_000);
@@ -12,20 +12,8 @@ beforeAll(async () => {
   await shop.call('POST', '/api/v1/products/by-sku/L-2/mark-as-sold/');
   await shop.call('DELETE', '/api/v1/products/by-sku/L-3/');
 });
-afterAll(() => shop.sim.close());
 
-async function walk(query: string): Promise<string[]> {
-  const skus: string[] = [];
-  let cursor: string | null | undefined;
-  do {
-    const res = await shop.call('GET', `/api/v1/products/?${query}${cursor ? `&cursor=${cursor}` : ''}`);
-    expect(res.status).toBe(200);
-    const page = ProductsPage.parse(res.body);
-    skus.push(...page.data.map((p) => p.sku!));
-    cursor = page.meta.has_more ? page.meta.cursor : null;
-  } while (cursor);
-  return skus;
-}
+const walk = (query: string) => walkAll(shop, query);
 
 describe('products list', () => {
   it('pages across cursors in id_desc order by default, without removed products', async () => {
@@ -85,12 +73,10 @@ describe('products list', () => {
 });
 
 describe('products list: defaults, isolation, visibility', () => {
-  let big: TestShop;
+  const big = testShopPerFile();
   beforeAll(async () => {
-    big = await startTestShop();
     for (let i = 1; i <= 25; i++) await createProduct(big, { sku: `B-${i}` });
   });
-  afterAll(() => big.sim.close());
 
   it('default page is 20, newest id first; the last page has has_more false and cursor null', async () => {
     const first = await big.call('GET', '/api/v1/products/');
@@ -115,9 +101,9 @@ describe('products list: defaults, isolation, visibility', () => {
     expect([res.status, codeOf(res)]).toEqual([400, 'bad-request']);
   });
   it('isolation: each seller lists only their own products', async () => {
-    const other = secondShop(big);
-    await big.call('POST', '/api/v1/products/', listing({ sku: 'THEIRS' }), { token: other.key });
-    const theirs = await big.call('GET', '/api/v1/products/', undefined, { token: other.key });
+    const other = addShop(big.sim);
+    await big.call('POST', '/api/v1/products/', listing({ sku: 'THEIRS' }), { token: other.apiKey });
+    const theirs = await big.call('GET', '/api/v1/products/', undefined, { token: other.apiKey });
     expect(theirs.body.data.map((p: { sku: string }) => p.sku)).toEqual(['THEIRS']);
     const mine = await walkAll(big, 'limit=100');
     expect(mine).not.toContain('THEIRS');

@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { startTestShop, type TestShop } from '../helpers.ts';
 import { sniffImage } from '../../src/domain/pictures.ts';
-import { listing, codeOf } from './fixtures.ts';
+import { listing, codeOf } from '../fixtures.ts';
 
 function crc32(buf: Buffer): number {
   let c = ~0;

@@ -1,13 +1,8 @@
 import { Product, ProductCreateOrUpdateResponse } from '@selling-kit/api-client/core';
-import { startTestShop, type TestShop } from '../helpers.ts';
 import { createSeller, createApiKey, addAddress } from '../../src/world.ts';
-import { listing, putBody, createProduct, codeOf } from './fixtures.ts';
+import { listing, putBody, createProduct, codeOf, testShopPerTest, platformShipping } from '../fixtures.ts';
 
-let shop: TestShop;
-beforeEach(async () => {
-  shop = await startTestShop();
-});
-afterEach(() => shop.sim.close());
+const shop = testShopPerTest();
 
 const get = (path: string) => shop.call('GET', path);
 
@@ -85,12 +80,7 @@ describe('validation rules and codes', () => {
     expectCode(
       listing({
         national_shipping_cost: undefined,
-        depop_shipping: {
-          address_id: 999999,
-          shipping_provider_id: 'ROYAL_MAIL',
-          parcel_size_id: 'SMALL',
-          payer: 'buyer',
-        },
+        ...platformShipping(999999, 'buyer'),
       }),
       422,
       'generic_error',
@@ -99,12 +89,7 @@ describe('validation rules and codes', () => {
   it('platform shipping from the seller’s own address is accepted', async () => {
     const body = listing({
       national_shipping_cost: undefined,
-      depop_shipping: {
-        address_id: shop.addressId,
-        shipping_provider_id: 'ROYAL_MAIL',
-        parcel_size_id: 'small',
-        payer: 'buyer',
-      },
+      ...platformShipping(shop.addressId, 'buyer', 'ROYAL_MAIL', 'small'),
     });
     expect((await shop.call('POST', '/api/v1/products/', body)).status).toBe(200);
   });
@@ -419,16 +404,16 @@ describe('a second seller', () => {
 describe('likes and their webhooks', () => {
   it('admin like and unlike fire v1:product.like / v1:product.unlike with the slug, once each', async () => {
     const emitted: { type: string; data: Record<string, unknown> }[] = [];
-    const { setLike } = await import('../../src/domain/products.ts');
+    const { likeProduct, unlikeProduct } = await import('../../src/domain/products.ts');
     const { product_id, slug } = await createProduct(shop);
     const events = {
       emit: (_seller: number, type: string, data: Record<string, unknown>) =>
         void emitted.push({ type, data }),
     };
-    setLike(shop.seller, product_id, 42, true, { events });
-    setLike(shop.seller, product_id, 42, true, { events }); // already liked: no second event
-    setLike(shop.seller, product_id, 42, false, { events });
-    setLike(shop.seller, product_id, 42, false, { events });
+    likeProduct(shop.seller, product_id, 42, events);
+    likeProduct(shop.seller, product_id, 42, events); // already liked: no second event
+    unlikeProduct(shop.seller, product_id, 42, events);
+    unlikeProduct(shop.seller, product_id, 42, events);
     expect(emitted.map((e) => e.type)).toEqual(['v1:product.like', 'v1:product.unlike']);
     expect(emitted[1]!.data).toMatchObject({ product_id, slug, liker_id: 42, sku: 'TEE-1' });
     const over = await fetch(`${shop.sim.adminUrl}/admin/products/${product_id}/likes/42`, {

@@ -2,14 +2,9 @@
 // parses with the operation's response schema (or an empty body where the table declares none), and
 // its errors parse with the service's error envelope.
 import { ErrorEnvelope, OPERATIONS, type Operation } from '@selling-kit/api-client/core';
-import { startTestShop, type TestShop } from '../helpers.ts';
-import { createProduct, listing, putBody, codeOf } from './fixtures.ts';
+import { createProduct, listing, putBody, codeOf, testShopPerFile } from '../fixtures.ts';
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await startTestShop();
-});
-afterAll(() => shop.sim.close());
+const shop = testShopPerFile();
 
 const OPS = OPERATIONS.filter((op) => op.id.startsWith('products.') || op.id.startsWith('offers.'));
 

@@ -6,15 +6,12 @@ import {
   ProductUpdatedData,
   WebhookEvent,
 } from '@selling-kit/api-client/core';
-import { adminCall, startTestShop, type TestShop } from '../helpers.ts';
+import { adminCall } from '../helpers.ts';
 import { likeProduct, unlikeProduct } from '../../src/domain/products.ts';
-import { createProduct, putBody, secondShop } from './fixtures.ts';
+import { addShop } from '../../src/testing.ts';
+import { createProduct, putBody, testShopPerTest } from '../fixtures.ts';
 
-let shop: TestShop;
-beforeEach(async () => {
-  shop = await startTestShop();
-});
-afterEach(() => shop.sim.close());
+const shop = testShopPerTest();
 
 /** The events emitted since `from`, as [type, data]. */
 const eventsSince = (from: number) =>
@@ -189,11 +186,11 @@ describe('v1:product.like and v1:product.unlike', () => {
   it('likeProduct / unlikeProduct fire once per change with the slug', async () => {
     const { product_id, slug } = await createProduct(shop);
     const start = shop.sim.webhooks.events.length;
-    const opts = { now: shop.sim.world.clock.now(), events: shop.sim.webhooks };
-    likeProduct(shop.sim.world, shop.seller, product_id, 9, opts);
-    likeProduct(shop.sim.world, shop.seller, product_id, 9, opts);
-    unlikeProduct(shop.sim.world, shop.seller, product_id, 9, opts);
-    unlikeProduct(shop.sim.world, shop.seller, product_id, 9, opts);
+    const sink = shop.sim.webhooks;
+    likeProduct(shop.seller, product_id, 9, sink);
+    likeProduct(shop.seller, product_id, 9, sink);
+    unlikeProduct(shop.seller, product_id, 9, sink);
+    unlikeProduct(shop.seller, product_id, 9, sink);
     const events = eventsSince(start);
     expect(events.map((e) => e.type)).toEqual(['v1:product.like', 'v1:product.unlike']);
     expect(ProductLikeData.parse(events[1]!.data)).toMatchObject({ slug, liker_id: 9 });
@@ -201,9 +198,9 @@ describe('v1:product.like and v1:product.unlike', () => {
 
   it('another seller’s product cannot be liked through the staging endpoint (404)', async () => {
     const { product_id } = await createProduct(shop);
-    const other = secondShop(shop);
+    const other = addShop(shop.sim);
     const res = await shop.call('POST', `/api/v1/products/by-product-id/${product_id}/like/`, undefined, {
-      token: other.key,
+      token: other.apiKey,
     });
     expect([res.status, res.body.errors[0].code]).toEqual([404, 'product_not_found']);
   });

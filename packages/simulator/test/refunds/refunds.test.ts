@@ -1,5 +1,4 @@
 import { Order, OrderRefundData, RefundSummary } from '@selling-kit/api-client/core';
-import { startTestShop, type TestShop } from '../helpers.ts';
 import { orderToWire } from '../../src/domain/orders.ts';
 import type { OrderRecord } from '../../src/state.ts';
 import {
@@ -10,16 +9,11 @@ import {
   oauthToken,
   otherShop,
   purchase,
-} from '../orders/fixtures.ts';
+  testShopPerFile,
+  platformShipping,
+} from '../fixtures.ts';
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await startTestShop();
-});
-afterAll(async () => {
-  await shop.sim.close();
-});
-beforeEach(() => shop.sim.webhooks.reset());
+const shop = testShopPerFile({}, ({ sim }) => sim.webhooks.reset());
 
 const refund = (order: OrderRecord | string, body: unknown, token?: string) =>
   shop.call(
@@ -33,14 +27,7 @@ const refund = (order: OrderRecord | string, body: unknown, token?: string) =>
 const manualOrder = () => newOrder(shop);
 const platformOrder = (payer: 'buyer' | 'seller') =>
   newOrder(shop, {
-    fields: {
-      depop_shipping: {
-        address_id: shop.addressId,
-        shipping_provider_id: 'ROYAL_MAIL',
-        parcel_size_id: 'SMALL',
-        payer,
-      },
-    },
+    fields: platformShipping(shop.addressId, payer),
   });
 
 describe('POST /api/v1/orders/{purchase_id}/refund/ — rule 10', () => {
@@ -269,7 +256,7 @@ describe('POST /api/v1/orders/{purchase_id}/refund/ — rule 10', () => {
 
   test('an OAuth token without orders_write → 403 insufficient_scope', async () => {
     const order = manualOrder();
-    const token = oauthToken(shop.sim.world, shop.seller.id, ['orders_read']);
+    const token = oauthToken(shop, ['orders_read']);
     expectError(await refund(order, { items_refund_amount: '1.00' }, token), 403, 'insufficient_scope');
   });
 });

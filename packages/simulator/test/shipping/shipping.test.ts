@@ -1,17 +1,11 @@
 import { MANUAL_SHIPPING_PROVIDER_ID, ShippingProviders } from '@selling-kit/api-client/core';
-import { call, startTestShop, type TestShop } from '../helpers.ts';
+import { call, startTestShop } from '../helpers.ts';
 import { addAddress } from '../../src/world.ts';
 import { defaultProvidersFor, parcelSizeCost, SHIPPING_PROVIDER_CATALOG } from '../../src/domain/shipping.ts';
 import { DEMO } from '../../src/demo.ts';
-import { expectError, expectSchema, oauthToken, otherShop } from '../orders/fixtures.ts';
+import { expectError, expectSchema, oauthToken, otherShop, testShopPerFile } from '../fixtures.ts';
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await startTestShop();
-});
-afterAll(async () => {
-  await shop.sim.close();
-});
+const shop = testShopPerFile();
 
 const providersPath = (id: number | string) => `/api/v1/shop/seller-addresses/${id}/shipping-providers/`;
 
@@ -155,7 +149,7 @@ describe('GET /api/v1/shop/seller-addresses/{address_id}/shipping-providers/', (
   });
 
   test('needs shop_read', async () => {
-    const token = oauthToken(shop.sim.world, shop.seller.id, ['orders_read']);
+    const token = oauthToken(shop, ['orders_read']);
     expectError(
       await shop.call('GET', providersPath(shop.addressId), undefined, { token }),
       403,

@@ -1,15 +1,8 @@
 import { SellerAddressesPage, SellerDetails } from '@selling-kit/api-client/core';
-import { startTestShop, type TestShop } from '../helpers.ts';
 import { addAddress } from '../../src/world.ts';
-import { expectError, expectSchema, oauthToken, otherShop } from '../orders/fixtures.ts';
+import { expectError, expectSchema, oauthToken, otherShop, testShopPerFile } from '../fixtures.ts';
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await startTestShop();
-});
-afterAll(async () => {
-  await shop.sim.close();
-});
+const shop = testShopPerFile();
 
 describe('GET /api/v1/shop/', () => {
   test('returns the seller details of the credential’s shop', async () => {
@@ -29,9 +22,9 @@ describe('GET /api/v1/shop/', () => {
   });
 
   test('an OAuth token with shop_read works; without it → 403 insufficient_scope', async () => {
-    const ok = oauthToken(shop.sim.world, shop.seller.id, ['shop_read']);
+    const ok = oauthToken(shop, ['shop_read']);
     expect((await shop.call('GET', '/api/v1/shop/', undefined, { token: ok })).status).toBe(200);
-    const no = oauthToken(shop.sim.world, shop.seller.id, ['products_read']);
+    const no = oauthToken(shop, ['products_read']);
     expect(
       expectError(
         await shop.call('GET', '/api/v1/shop/', undefined, { token: no }),

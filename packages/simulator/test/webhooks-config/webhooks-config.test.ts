@@ -6,20 +6,12 @@ import {
   WebhookSubscription,
   WebhookSubscriptionList,
 } from '@selling-kit/api-client/core';
-import { startTestShop, type TestShop } from '../helpers.ts';
 import { createApiKey, createSeller } from '../../src/world.ts';
 import { signWebhook } from '../../src/index.ts';
 import { MAX_WEBHOOKS_PER_PARTNER } from '../../src/handlers/webhooks.ts';
-import { expectError, expectSchema, newOrder, oauthToken, otherShop } from '../orders/fixtures.ts';
+import { expectError, expectSchema, newOrder, oauthToken, otherShop, testShopPerFile } from '../fixtures.ts';
 
-let shop: TestShop;
-beforeAll(async () => {
-  shop = await startTestShop();
-});
-afterAll(async () => {
-  await shop.sim.close();
-});
-beforeEach(() => shop.sim.world.webhooks.clear());
+const shop = testShopPerFile({}, ({ sim }) => sim.world.webhooks.clear());
 
 const PATH = '/api/v1/webhooks/';
 const create = (body: unknown, token?: string) => shop.call('POST', PATH, body, token ? { token } : {});
@@ -124,9 +116,9 @@ describe('webhook configuration: /api/v1/webhooks/', () => {
     const second = createSeller(shop.sim.world);
     const { key } = createApiKey(shop.sim.world, 'partner-test', second.id);
     expect((await list(key)).map((s) => s.id)).toEqual([sub.id]);
-    const token = oauthToken(shop.sim.world, shop.seller.id, ['shop_read'], 'partner-test');
+    const token = oauthToken(shop, ['shop_read'], 'partner-test');
     expect((await list(token)).map((s) => s.id)).toEqual([sub.id]);
-    const foreignToken = oauthToken(shop.sim.world, shop.seller.id, ['shop_read'], 'partner-cross-lister');
+    const foreignToken = oauthToken(shop, ['shop_read'], 'partner-cross-lister');
     expect(await list(foreignToken)).toEqual([]);
   });
 

@@ -15,9 +15,11 @@ import {
   type SellingClient,
 } from '@selling-kit/api-client';
 import { refreshUpdate, sellerAuthWorkflow, sellerAuthWorkflowId } from '../workflows/seller-auth.ts';
+import { DEFAULT_TASK_QUEUE } from '../contract.ts';
 import type { ShopRef } from '../types.ts';
 import { requestMetricsLogger, workerMeter } from '../metrics.ts';
 import { requestSpanLogger } from '../tracing.ts';
+import { startOrUpdate, type Entity } from './entities.ts';
 
 /** A direct partner's shop: where the API is and the shop's API key. */
 export interface Credential {
@@ -118,13 +120,15 @@ class WorkflowSellerAuth implements AuthProvider {
   private async refresh(seenVersion: number): Promise<void> {
     const temporal = this.deps.temporal;
     if (!temporal) throw new Error('OAuth shops need the worker to be given a Temporal client');
-    const handle = await temporal.workflow.start(sellerAuthWorkflow, {
-      workflowId: sellerAuthWorkflowId(this.shop.shopId),
-      taskQueue: this.deps.taskQueue ?? 'selling-kit',
-      args: [{ sellerId: this.shop.shopId, tokenRef: this.shop.credentialRef }],
-      workflowIdConflictPolicy: 'USE_EXISTING',
-    });
-    const state = await handle.executeUpdate(refreshUpdate, { args: [{ seenVersion }] });
+    const auth: Entity<typeof sellerAuthWorkflow> = {
+      workflow: sellerAuthWorkflow,
+      start: {
+        workflowId: sellerAuthWorkflowId(this.shop.shopId),
+        taskQueue: this.deps.taskQueue ?? DEFAULT_TASK_QUEUE,
+        args: [{ sellerId: this.shop.shopId, tokenRef: this.shop.credentialRef }],
+      },
+    };
+    const state = await startOrUpdate(temporal, auth, refreshUpdate, [{ seenVersion }]);
     if (state.state === 'reauthorization_required')
       throw new ReauthorizationRequiredError({
         code: 'invalid_grant',

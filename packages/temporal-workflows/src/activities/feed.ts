@@ -1,87 +1,28 @@
 // Items of a job's feed, read from its snapshot (snapshot.ts) by offset or by line, and each checked with
-// the client core's rules for its operation, so bad items go to the report and never to the API. The
+// the client core's rules for its operation (its `prepare`, bulk-operations.ts), so bad items go to the
+// report and never to the API. The
 // workflow holds items without their bodies; the activity that sends them reads the bodies again here.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
-import { checkProductPatch, checkProductWrite, type RuleViolation } from '@selling-kit/api-client/core';
+import type { RuleViolation } from '@selling-kit/api-client/core';
 import type {
   BulkOperation,
   FeedFormat,
   FeedItem,
   FeedRef,
   FeedSnapshot,
-  ItemRef,
   ItemResult,
   PreparedItem,
 } from '../types.ts';
 import { MALFORMED, openSnapshot, readSnapshotRecords, takeSnapshot } from './snapshot.ts';
+import { BULK_OPERATION_SPECS, missing, skuOf, type ItemRequest } from './bulk-operations.ts';
 
 export { rowToBody } from './csv-row.ts';
 
-const KEYS = ['sku', 'product_id', 'slug'] as const;
 /** Lines closer than this are read together by `readItems` (one read instead of two). */
 const GAP = 32;
-
-function refOf(body: Record<string, unknown>): ItemRef | null {
-  if (typeof body.product_id === 'number' && Number.isFinite(body.product_id))
-    return { productId: body.product_id };
-  if (typeof body.slug === 'string' && body.slug) return { slug: body.slug };
-  if (typeof body.sku === 'string' && body.sku) return { sku: body.sku };
-  return null;
-}
-
-export function withoutKeys(body: Record<string, unknown>): Record<string, unknown> {
-  const rest = { ...body };
-  for (const k of KEYS) delete rest[k];
-  return rest;
-}
-
-const missing = (field: string, message: string): RuleViolation[] => [
-  { field, rule: 'required', code: 'validation', message },
-];
-
-/** The item's key and request body for the operation, or the rules it breaks. */
-export function prepare(
-  operation: BulkOperation,
-  raw: Record<string, unknown>,
-): { ref: ItemRef; body: Record<string, unknown> } | RuleViolation[] {
-  const sku = typeof raw.sku === 'string' && raw.sku ? raw.sku : null;
-  switch (operation) {
-    case 'create':
-      if (!sku)
-        return missing('sku', 'sku: every created item needs a SKU (it is how jobs verify and resume)');
-      return violationsOr(checkProductWrite('create', raw), { sku }, raw);
-    case 'upsert': {
-      if (!sku) return missing('sku', 'sku: an upsert is a PUT by SKU');
-      const body = { attributes: {}, ...withoutKeys(raw) };
-      return violationsOr(checkProductWrite('put', body), { sku }, body);
-    }
-    case 'update': {
-      const ref = refOf(raw);
-      if (!ref) return missing('sku', 'a full update needs product_id, slug or sku');
-      const body = { attributes: {}, ...withoutKeys(raw) };
-      return violationsOr(checkProductWrite('put', body), ref, body);
-    }
-    case 'patch': {
-      const ref = refOf(raw);
-      if (!ref) return missing('sku', 'a patch needs product_id, slug or sku');
-      const body = withoutKeys(raw);
-      return violationsOr(checkProductPatch(body), ref, body);
-    }
-    case 'delete':
-    case 'mark_as_sold': {
-      const ref = refOf(raw);
-      if (!ref) return missing('sku', `${operation} needs product_id, slug or sku`);
-      return { ref, body: operation === 'delete' ? withoutKeys(raw) : {} };
-    }
-  }
-}
-
-function violationsOr(violations: RuleViolation[], ref: ItemRef, body: Record<string, unknown>) {
-  return violations.length > 0 ? violations : { ref, body };
-}
 
 /** The rule a malformed record broke: a CSV row's field count, an NDJSON line's syntax. */
 const malformedRule = (format: FeedFormat) => (format === 'csv' ? 'csv_columns' : 'json_syntax');
@@ -95,12 +36,12 @@ function check(
 ): PreparedItem | ItemResult {
   const record =
     raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null;
-  const sku = typeof record?.sku === 'string' && record.sku ? record.sku : null;
-  const prepared: ReturnType<typeof prepare> | (Omit<RuleViolation, 'code'> & { code: string })[] = !record
+  const sku = record ? skuOf(record) : null;
+  const prepared: ItemRequest | (Omit<RuleViolation, 'code'> & { code: string })[] = !record
     ? missing('(item)', 'each feed item must be an object')
     : typeof record[MALFORMED] === 'string'
       ? [{ field: '(row)', rule: malformedRule(format), code: 'malformed_row', message: record[MALFORMED] }]
-      : prepare(operation, record);
+      : BULK_OPERATION_SPECS[operation].prepare(record);
   if (!Array.isArray(prepared)) return { line, sku, ...prepared };
   const first = prepared[0]!;
   return {

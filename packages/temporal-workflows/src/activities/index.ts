@@ -1,6 +1,7 @@
 // Activities: all I/O of the jobs, through the typed client (`createActivities(deps)`, dependencies
 // injected by the worker as in the samples' activities-dependency-injection). Each concern has its own
 // module; this file only composes them.
+import { DEFAULT_TASK_QUEUE } from '../contract.ts';
 import { createClientCache } from './clients.ts';
 import type { ActivityContext, ActivityDeps } from './context.ts';
 import { createFeedActivities } from './feed-activities.ts';
@@ -23,7 +24,7 @@ export { reportPath } from './report.ts';
 export function createActivities(deps: ActivityDeps & ShopDirectoryDeps) {
   const clients = createClientCache(deps);
   deps.closers?.push(() => clients.close());
-  const ctx: ActivityContext = { deps, clients, taskQueue: deps.taskQueue ?? 'selling-kit' };
+  const ctx: ActivityContext = { deps, clients, taskQueue: deps.taskQueue ?? DEFAULT_TASK_QUEUE };
   return {
     ...createFeedActivities(ctx),
     ...createBatchActivities(ctx),

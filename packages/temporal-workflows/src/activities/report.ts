@@ -5,9 +5,10 @@
 // (never a duplicate line), and only the part of the attempt whose result the workflow accepted is kept
 // (a zombie attempt's part is not). When the job ends, `finalizeReport` merges the parts into
 // `<report>.ndjson`, sorted by line, last part winning, and removes them. Report lines never travel
-// through history: that is most of a job's history bytes.
+// through history: that is most of a job's history bytes. `readReport` reads a job's report for the
+// client side (client.ts, the CLI): the merged file, or the parts of a job still running.
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ItemResult } from '../types.ts';
 
 /** Where an activity writes its outcomes: the job's report and the part's name (given by the workflow). */
@@ -40,15 +41,19 @@ export const jobFile = (reportDir: string, jobId: string, suffix: string) =>
 
 const partsDir = (reportDir: string, jobId: string) => jobFile(reportDir, jobId, '.parts');
 
+/** Writes the lines through a temporary file renamed into place: a reader never sees half a file. */
+async function writeLines(path: string, results: ItemResult[], tmp = `${path}.${process.pid}.tmp`) {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(tmp, results.map((r) => JSON.stringify(r) + '\n').join(''));
+  await rename(tmp, path);
+}
+
 /** Writes (or rewrites: idempotent) one part. `attempt` > 1 marks a retried activity's own part. */
 export async function writeReportPart(at: ReportPart, results: ItemResult[], attempt = 1): Promise<void> {
   if (results.length === 0) return;
   const dir = partsDir(at.reportDir, at.jobId);
-  await mkdir(dir, { recursive: true });
   const name = `${safe(at.part)}${attempt > 1 ? `~a${attempt}` : ''}.ndjson`;
-  const tmp = join(dir, `.${name}.${process.pid}.tmp`);
-  await writeFile(tmp, results.map((r) => JSON.stringify(r)).join('\n') + '\n');
-  await rename(tmp, join(dir, name));
+  await writeLines(join(dir, name), results, join(dir, `.${name}.${process.pid}.tmp`));
 }
 
 const parse = (text: string) =>
@@ -92,6 +97,25 @@ export async function readReportLines(
   return [...byLine.values()].sort((a, b) => a.line - b.line);
 }
 
+/** The per-item report: `<reportDir>/<jobId>.ndjson`, or one file per shop for a many-shop job. */
+export async function readReport(
+  reportDir: string,
+  jobId: string,
+): Promise<(ItemResult & { shopId?: string })[]> {
+  const single = await readReportLines(reportDir, jobId);
+  if (single.length > 0) return single;
+  // A many-shop job: `<reportDir>/<jobId>/<shopId>.ndjson` (or `.parts/` while the shop runs).
+  const dir = join(reportDir, safe(jobId));
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const shops = new Set(
+    names.map((f) => /^(.*)\.(ndjson|parts)$/.exec(f)?.[1]).filter((s) => s !== undefined),
+  );
+  const out: (ItemResult & { shopId?: string })[] = [];
+  for (const shopId of [...shops].sort())
+    out.push(...(await readReportLines(reportDir, `${jobId}/${shopId}`)).map((r) => ({ ...r, shopId })));
+  return out;
+}
+
 /** Merges the parts into `<report>.ndjson` (sorted by line) and removes them. Idempotent. */
 export async function finalizeReportFiles(
   reportDir: string,
@@ -108,10 +132,7 @@ export async function finalizeReportFiles(
     return { lines: parse(done).length };
   }
   const lines = await readReportLines(reportDir, jobId, accepted);
-  await mkdir(join(path, '..'), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, lines.map((r) => JSON.stringify(r)).join('\n') + (lines.length ? '\n' : ''));
-  await rename(tmp, path);
+  await writeLines(path, lines);
   await rm(partsDir(reportDir, jobId), { recursive: true, force: true });
   if (snapshotDir) await rm(snapshotDir, { recursive: true, force: true });
   return { lines: lines.length };
@@ -126,10 +147,7 @@ export function createReportActivities() {
     /** A whole report in one write (a schedule's run): rewritten, never appended, on retry. */
     async writeReport(reportDir: string, jobId: string, results: ItemResult[]): Promise<void> {
       const path = reportPath(reportDir, jobId);
-      await mkdir(join(path, '..'), { recursive: true });
-      const tmp = `${path}.${process.pid}.tmp`;
-      await writeFile(tmp, results.map((r) => JSON.stringify(r) + '\n').join(''));
-      await rename(tmp, path);
+      await writeLines(path, results);
     },
     /** The job has ended: one sorted report file, the parts removed (and the job's own snapshot). */
     async finalizeReport(

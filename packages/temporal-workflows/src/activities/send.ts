@@ -8,7 +8,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import {
   InsufficientScopeError,
-  NotFoundError,
   OutcomeUnknownError,
   ProductNotFoundError,
   RateLimitedError,
@@ -17,14 +16,11 @@ import {
   ServerError,
   TransportError,
   UnauthorizedError,
-  ValidationError,
-  type ProductRef,
   type SellingClient,
 } from '@selling-kit/api-client';
-import type { BulkOperation, ItemRef, PreparedItem, SendOutcome } from '../types.ts';
+import type { BulkOperation, PreparedItem, SendOutcome } from '../types.ts';
 import { ABORTED, SKU_EXISTS } from '../workflows/item-codes.ts';
-
-const toProductRef = (ref: ItemRef): ProductRef => ref as ProductRef;
+import { BULK_OPERATION_SPECS, keysOf } from './bulk-operations.ts';
 
 /** GET by SKU, one attempt (the caller decides what a failure means). */
 export async function findBySku(client: SellingClient, sku: string, signal?: AbortSignal) {
@@ -35,63 +31,6 @@ export async function findBySku(client: SellingClient, sku: string, signal?: Abo
     if (error instanceof ProductNotFoundError) return undefined;
     throw error;
   }
-}
-
-async function call(
-  client: SellingClient,
-  operation: BulkOperation,
-  item: PreparedItem,
-  signal?: AbortSignal,
-) {
-  const ref = toProductRef(item.ref);
-  const options = { signal };
-  switch (operation) {
-    case 'create': {
-      const res = await client.request<{ product_id: number; slug: string }>(
-        { method: 'POST', path: '/api/v1/products/', body: item.body },
-        options,
-      );
-      return { productId: res.product_id, slug: res.slug };
-    }
-    case 'upsert':
-    case 'update': {
-      const res = await client.products.update(ref, item.body as never, options);
-      return { productId: res.product_id, slug: res.slug };
-    }
-    case 'patch':
-      await client.products.patch(ref, item.body as never, options);
-      return keysOf(item.ref);
-    case 'delete':
-      await client.products.delete(
-        ref,
-        { failIfActiveOffers: item.body.fail_if_active_offers === true },
-        options,
-      );
-      return keysOf(item.ref);
-    case 'mark_as_sold':
-      await client.products.markAsSold(ref, options);
-      return keysOf(item.ref);
-  }
-}
-
-function keysOf(ref: ItemRef): { productId?: number; slug?: string } {
-  return 'productId' in ref ? { productId: ref.productId } : 'slug' in ref ? { slug: ref.slug } : {};
-}
-
-/** Whether an error after a resend means the earlier send had landed (create is handled apart). */
-function landedEarlier(
-  operation: BulkOperation,
-  item: PreparedItem,
-  error: SellingApiError,
-): { productId?: number; slug?: string } | undefined {
-  if (operation === 'delete' && error instanceof NotFoundError) return keysOf(item.ref);
-  if (
-    operation === 'mark_as_sold' &&
-    error instanceof ValidationError &&
-    error.code === 'product_not_on_sale'
-  )
-    return keysOf(item.ref);
-  return undefined;
 }
 
 /**
@@ -131,8 +70,9 @@ export async function sendOne(
   signal?: AbortSignal,
 ): Promise<SendOutcome> {
   const { line } = item;
+  const spec = BULK_OPERATION_SPECS[operation];
   try {
-    return { line, status: 'ok', ...(await call(client, operation, item, signal)) };
+    return { line, status: 'ok', ...(await spec.send(client, item, { signal })) };
   } catch (error) {
     if (error instanceof ReauthorizationRequiredError)
       return { line, status: 'reauthorization_required', message: error.message };
@@ -163,9 +103,8 @@ export async function sendOne(
       if (operation === 'create' && error.status !== undefined && error.status < 500) {
         const refused = await createRefused(client, item, error, signal);
         if (refused) return refused;
-      } else if (item.resend) {
-        const landed = landedEarlier(operation, item, error);
-        if (landed) return { line, status: 'ok', ...landed };
+      } else if (item.resend && spec.landedEarlier?.(error)) {
+        return { line, status: 'ok', ...keysOf(item.ref) };
       }
       return {
         line,
@@ -191,7 +130,10 @@ export function toActivityFailure(error: unknown): never {
       message: error.message,
       type: 'RateLimited',
       nextRetryDelay: error.retryAfterMs ?? 1000,
-      details: [{ code: error.code, errorId: error.errorId, status: 429 }],
+      // Also in the details: `nextRetryDelay` never reaches workflow code (a sale waits it on a timer).
+      details: [
+        { code: error.code, errorId: error.errorId, status: 429, retryAfter: error.retryAfterMs ?? 1000 },
+      ],
     });
   if (error instanceof ReauthorizationRequiredError)
     throw ApplicationFailure.nonRetryable(error.message, 'ReauthorizationRequired', {

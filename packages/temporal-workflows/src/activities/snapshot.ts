@@ -28,14 +28,13 @@ import { ApplicationFailure } from '@temporalio/common';
 import type { FeedRef, FeedSnapshot } from '../types.ts';
 import { rowToBody } from './csv-row.ts';
 import { looksBinary, openSource, printable, redactSource, unreadable } from './feed-source.ts';
+import { inlineFeedProblem } from '../contract.ts';
 
 /**
- * The largest inline feed (`FeedRef.content`, UTF-8 bytes): half of Temporal's 2 MiB payload limit,
- * which leaves room for the rest of the job's input and the codec's envelope, and keeps a run's
- * history (which holds it twice: the start event and the snapshot activity's input) far from 50 MiB.
- * n8n's Bulk Job node refuses bigger ones before starting a job (its own copy, tested equal).
+ * The inline feed limits are the job contract's (contract.ts): clients check them before starting a job
+ * (the n8n node, startBulkJob), the snapshot again for a job started by anything else.
  */
-export const INLINE_FEED_MAX_BYTES = 1024 * 1024;
+export { INLINE_FEED_MAX_BYTES } from '../contract.ts';
 
 /** Marks a record that could not be read as an item (its value says why, naming the feed's line). */
 export const MALFORMED = '__malformed_row';
@@ -236,14 +235,11 @@ async function writeCsv(rows: AsyncIterable<CsvRow>, out: RecordWriter): Promise
     );
 }
 
-/** An inline feed's text as a stream, refused (not retryable) above INLINE_FEED_MAX_BYTES. */
+/** An inline feed's text as a stream, refused (not retryable) above the contract's limits. */
 function inline(feed: FeedRef, fail: (reason: string) => Error): Readable {
-  const bytes = Buffer.from(feed.content ?? '', 'utf8');
-  if (bytes.length > INLINE_FEED_MAX_BYTES)
-    throw fail(
-      `an inline feed holds at most ${INLINE_FEED_MAX_BYTES} bytes (1 MiB) and this one has ${bytes.length}: give the worker a file path or URL instead`,
-    );
-  return Readable.from([bytes]);
+  const problem = inlineFeedProblem(feed.content ?? '');
+  if (problem) throw fail(problem);
+  return Readable.from([Buffer.from(feed.content ?? '', 'utf8')]);
 }
 
 /**

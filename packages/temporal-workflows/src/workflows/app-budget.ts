@@ -8,6 +8,19 @@
 // Leases are keyed by shop AND rate group (`<shopId>:<group>`): each lane of a shop holds its own share.
 // A fresh allocator cannot know what was sent in the last window (a terminated or reset one forgot it),
 // so it starts with the whole budget cooling for one window.
+//
+// At scale (0.3; issue 12 §5: 500 sellers of one app). The server admits at most 10 updates in flight per
+// workflow (`history.maxInFlightUpdates`), and this allocator is ONE workflow, so its load must not grow
+// with the number of shops: (1) a worker sends its lease requests in batches (`leases`, one update in
+// flight per worker and app; activities/lanes.ts), so the allocator sees about one update per worker at a
+// time however many lanes renew; (2) leases last at least 2.5 budget windows (`LEDGER.minLeaseWindows`),
+// renewed with two windows left (pacing.ts `renewalDue`), so a lane pacing over the budget window renews
+// once per send and a lease never lapses between two of its asks, even under load; (3) the cap travels
+// with the lane's next acquire (no second update per renewal). A key granted less than it wants is told
+// when more may be free (`reviewAt`: when cooling capacity frees), so it asks again then, not on a timer.
+// Sharding the allocator was not needed for this: one allocator keeps the ledger exact (no split budget).
+// A cut share stays committed until the OLD lease's end plus one window (0.3): a lane may still send what
+// it was granted under the old lease until that end (grants are made up to one budget window ahead).
 import {
   allHandlersFinished,
   condition,
@@ -18,15 +31,19 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
+import { APP_BUDGET_MESSAGES, appBudgetWorkflowId } from '../contract.ts';
 import type { Allowance } from '../types.ts';
 
 export interface BudgetInput {
   appId: string;
   /** Default the spec's 30,000 per 60 s. */
   allowance?: Allowance;
-  /** Kept back for requests outside bulk jobs (verifications, sales, reconciliations). Default 0.1. */
+  /**
+   * Kept back for requests outside bulk jobs (verifications, sales, reconciliations, token refreshes).
+   * Default `DEFAULT_HEADROOM` (0.02: 600 of the spec's 30,000 per minute; allocators before 0.3: 0.1).
+   */
   headroom?: number;
-  /** How long a share holds before it must be renewed (default 30 s). */
+  /** How long a share holds before it must be renewed (default 30 s; from 0.3 at least 2.5 budget windows). */
   leaseMs?: number;
 }
 
@@ -48,18 +65,61 @@ export interface Lease {
   /** When the lease ends; strictly later on every renewal of a key, so it also orders caps (`capSeq`). */
   until: number;
   leaseMs: number;
+  /** Granted less than wanted (0.3): when more may be free, to ask again then (else half-way through). */
+  reviewAt?: number;
 }
+
+/** One lane's request in a batch: `key` is `<shopId>:<group>`. */
+export interface LeaseRequest {
+  shopId: string;
+  key?: string;
+  want: number;
+}
+
+/** The ledger's rules: allocators recorded before 0.3 replay with the rules they ran with. */
+export interface LedgerRules {
+  /** A cut share stays committed until the old lease's end (not the cut) plus one budget window. */
+  coolCutsFromLeaseEnd: boolean;
+  /** Leases last at least this many budget windows (lanes pacing over the budget window grant one ahead). */
+  minLeaseWindows: number;
+  /** The headroom of an allocator started without one. */
+  defaultHeadroom: number;
+  /** Tell a key granted less than it wants when more may be free. */
+  review: boolean;
+}
+export const LEDGER_0_2: LedgerRules = {
+  coolCutsFromLeaseEnd: false,
+  minLeaseWindows: 0,
+  defaultHeadroom: 0.1,
+  review: false,
+};
+/**
+ * SPEC GAP (choice): the spec gives an app one budget for all its requests and says nothing of a reserve.
+ * Bulk jobs lease all but 2 % of it; the 2 % (600 per minute at 30,000) is for the app's requests outside
+ * bulk jobs. An app sending more of those raises `headroom`.
+ */
+export const DEFAULT_HEADROOM = 0.02;
+export const LEDGER: LedgerRules = {
+  coolCutsFromLeaseEnd: true,
+  minLeaseWindows: 2.5,
+  defaultHeadroom: DEFAULT_HEADROOM,
+  review: true,
+};
 
 export const APP_WIDE_ALLOWANCE: Allowance = { limit: 30_000, windowMs: 60_000 };
 
 /**
- * A fresh ledger. Given `startedAt` (an allocator that starts without a carried state), the whole budget
+ * A fresh ledger (`rules` as for `lease`). Given `startedAt` (an allocator that starts without a carried state), the whole budget
  * counts as cooling for one window: what the app sent just before is unknown.
  */
-export function newBudget(input: BudgetInput, startedAt?: number): BudgetState {
+export function newBudget(
+  input: BudgetInput,
+  startedAt?: number,
+  rules: LedgerRules = LEDGER_0_2,
+): BudgetState {
   const state: BudgetState = {
     allowance: input.allowance ?? APP_WIDE_ALLOWANCE,
-    headroom: input.headroom ?? 0.1,
+    headroom: input.headroom ?? rules.defaultHeadroom,
     leaseMs: input.leaseMs ?? 30_000,
     leases: {},
     cooling: [],
@@ -71,8 +131,17 @@ export function newBudget(input: BudgetInput, startedAt?: number): BudgetState {
 
 const budgetOf = (state: BudgetState) => Math.floor(state.allowance.limit * (1 - state.headroom));
 
-/** A lease key (`<shopId>:<group>`) asks for `want` requests per budget window (pure; mutates the state). */
-export function lease(state: BudgetState, key: string, want: number, now: number): Lease {
+/**
+ * A lease key (`<shopId>:<group>`) asks for `want` requests per budget window (pure; mutates the state).
+ * `rules`: the workflow passes its run's; without them, the ledger of allocators before 0.3.
+ */
+export function lease(
+  state: BudgetState,
+  key: string,
+  want: number,
+  now: number,
+  rules: LedgerRules = LEDGER_0_2,
+): Lease {
   const W = state.allowance.windowMs;
   for (const [id, l] of Object.entries(state.leases)) {
     // Other keys' lapsed leases cool down; the asking key's own traffic is its own lease's business.
@@ -93,29 +162,49 @@ export function lease(state: BudgetState, key: string, want: number, now: number
   let grant = Math.max(0, Math.min(want, budget - committed));
   if (contended) grant = Math.min(grant, fair);
   grant = Math.floor(grant);
+  // What a cut gives up was granted under the old lease, which may still be sent until that lease's end.
+  const cutFrom = rules.coolCutsFromLeaseEnd ? Math.max(now, mine?.until ?? now) : now;
   if (mine && grant < mine.perWindow)
-    state.cooling.push({ perWindow: mine.perWindow - grant, freeAt: now + W });
+    state.cooling.push({ perWindow: mine.perWindow - grant, freeAt: cutFrom + W });
+  const leaseMs = Math.max(state.leaseMs, Math.ceil(rules.minLeaseWindows * W));
   // Two renewals in one workflow task read the same clock: the later one still ends later.
-  const until = Math.max(now + state.leaseMs, (mine?.until ?? 0) + 1);
+  const until = Math.max(now + leaseMs, (mine?.until ?? 0) + 1);
   state.leases[key] = { perWindow: grant, want, until };
-  return { perWindow: grant, windowMs: W, until, leaseMs: state.leaseMs };
+  const granted: Lease = { perWindow: grant, windowMs: W, until, leaseMs };
+  if (rules.review && grant < want) {
+    // Capacity frees when cooling ends (none cooling: at the usual renewal).
+    const frees = Math.min(...state.cooling.map((c) => c.freeAt));
+    if (frees < until) granted.reviewAt = Math.max(now + 1, frees);
+  }
+  return granted;
 }
 
 /** `key` is `<shopId>:<group>`; a request without one (workers before 0.2) is keyed by its shop. */
-export const leaseUpdate = defineUpdate<Lease, [{ shopId: string; key?: string; want: number }]>('lease');
-export const budgetQuery = defineQuery<BudgetState>('budget');
+export const leaseUpdate = defineUpdate<Lease, [LeaseRequest]>(APP_BUDGET_MESSAGES.leaseUpdate);
+/** Many lanes' requests in one update (0.3): a worker's batch, answered in order. */
+export const leasesUpdate = defineUpdate<Lease[], [{ requests: LeaseRequest[] }]>(
+  APP_BUDGET_MESSAGES.leasesUpdate,
+);
+export const budgetQuery = defineQuery<BudgetState>(APP_BUDGET_MESSAGES.budgetQuery);
 /** Per task queue, like the lanes (shop-lane.ts `laneWorkflowId`): a gone deployment's allocator never blocks another. */
-export const appBudgetWorkflowId = (taskQueue: string, appId: string) => `app-budget:${taskQueue}:${appId}`;
+export { appBudgetWorkflowId };
 
 export async function appBudgetWorkflow(input: BudgetInput, carry?: BudgetState): Promise<void> {
   // A fresh start warms up (runs recorded before the warm-up replay without it: what they handed out
   // must not change under them).
-  const state = carry ?? newBudget(input, patched('app-budget-warm-up') ? Date.now() : undefined);
+  // Runs recorded before 0.3 replay with the ledger they ran with (the new rules start at the next run).
+  const rules = patched('app-budget-batched-leases') ? LEDGER : LEDGER_0_2;
+  const state = carry ?? newBudget(input, patched('app-budget-warm-up') ? Date.now() : undefined, rules);
   let handled = 0;
   setHandler(budgetQuery, () => state);
   setHandler(leaseUpdate, ({ shopId, key, want }) => {
     handled++;
-    return lease(state, key ?? shopId, want, Date.now());
+    return lease(state, key ?? shopId, want, Date.now(), rules);
+  });
+  setHandler(leasesUpdate, ({ requests }) => {
+    handled++;
+    const now = Date.now();
+    return requests.map(({ shopId, key, want }) => lease(state, key ?? shopId, want, now, rules));
   });
   await condition(() => handled >= 500 || workflowInfo().continueAsNewSuggested);
   await condition(allHandlersFinished);

@@ -24,6 +24,7 @@ import {
   workflowInfo,
   allHandlersFinished,
 } from '@temporalio/workflow';
+import { JOB_MESSAGES } from '../contract.ts';
 import type { createActivities } from '../activities/index.ts';
 import type {
   BatchResult,
@@ -48,16 +49,18 @@ import {
 import { ABORTED, IN_DOUBT } from './item-codes.ts';
 import { jobMetrics } from './job-metrics.ts';
 
-export const progressQuery = defineQuery<BulkProgress>('progress');
-export const pauseSignal = defineSignal<[{ reason?: string }]>('pause');
-export const resumeSignal = defineSignal('resume');
-export const cancelSignal = defineSignal('cancel');
+export const progressQuery = defineQuery<BulkProgress>(JOB_MESSAGES.progressQuery);
+export const pauseSignal = defineSignal<[{ reason?: string }]>(JOB_MESSAGES.pauseSignal);
+export const resumeSignal = defineSignal(JOB_MESSAGES.resumeSignal);
+export const cancelSignal = defineSignal(JOB_MESSAGES.cancelSignal);
 /** The same as updates: they answer with the job's progress once applied. */
-export const pauseUpdate = defineUpdate<BulkProgress, [{ reason?: string }]>('pauseJob');
-export const resumeUpdate = defineUpdate<BulkProgress>('resumeJob');
-export const cancelUpdate = defineUpdate<BulkProgress>('cancelJob');
+export const pauseUpdate = defineUpdate<BulkProgress, [{ reason?: string }]>(JOB_MESSAGES.pauseUpdate);
+export const resumeUpdate = defineUpdate<BulkProgress>(JOB_MESSAGES.resumeUpdate);
+export const cancelUpdate = defineUpdate<BulkProgress>(JOB_MESSAGES.cancelUpdate);
 /** A shop's job tells its many-shop parent it has finished (by workflow id: reaches the newest run). */
-export const shopDoneSignal = defineSignal<[{ shopId: string; progress: BulkProgress }]>('shopDone');
+export const shopDoneSignal = defineSignal<[{ shopId: string; progress: BulkProgress }]>(
+  JOB_MESSAGES.shopDoneSignal,
+);
 
 type Activities = ReturnType<typeof createActivities>;
 const retry = { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 10 } as const;
@@ -598,7 +601,8 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
       }
       const batch: SlotBatch[] = [];
       for (const g of grant.slots) {
-        const items = s.queue.splice(0, Math.max(1, grant.slotSize));
+        // A part of a wide slot (budget pacing) carries its own size.
+        const items = s.queue.splice(0, Math.max(1, g.size ?? grant.slotSize));
         if (items.length) batch.push({ slot: g.slot, notBefore: g.notBefore, items });
         else s.report.push({ slot: g.slot, lastAt: null });
       }

@@ -8,6 +8,8 @@ import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.ts';
 import type { DelistInput, DelistResult, DelistOutcome } from '../sales-types.ts';
 
+export { delistWorkflowId } from '../contract.ts';
+
 const { planDelist } = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 12 },
@@ -17,9 +19,6 @@ const { delistSku } = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 12 },
 });
-
-export const delistWorkflowId = (sourceShopId: string, purchaseId: string) =>
-  `delist:${sourceShopId}:${purchaseId}`;
 
 export async function delistOnSaleWorkflow(input: DelistInput): Promise<DelistResult> {
   const plan = await planDelist(input.source, input.productIds, input.shops, input.skuMapPath);

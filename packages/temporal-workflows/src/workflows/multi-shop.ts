@@ -25,6 +25,13 @@ import type { createActivities } from '../activities/index.ts';
 import type { BulkJobInput, BulkProgress, JobState, MultiShopJobInput } from '../types.ts';
 import { jobSearchAttributes } from '../search-attributes.ts';
 import {
+  concurrentShops,
+  DEFAULT_MAX_CONCURRENT_SHOPS,
+  inlineFeedBytes,
+  shopJobId,
+  shopWorkflowId,
+} from '../contract.ts';
+import {
   bulkListingWorkflow,
   cancelSignal,
   cancelUpdate,
@@ -47,8 +54,7 @@ export interface MultiShopCarry {
   runs: number;
 }
 
-export const shopJobId = (jobId: string, shopId: string) => `${jobId}/${shopId}`;
-export const shopWorkflowId = (jobId: string, shopId: string) => `bulk:${shopJobId(jobId, shopId)}`;
+export { shopJobId, shopWorkflowId };
 /** How often the children believed running are looked at, by default (`childCheckMs`). */
 export const DEFAULT_CHILD_CHECK_MS = 60_000;
 
@@ -57,6 +63,8 @@ export const DEFAULT_CHILD_CHECK_MS = 60_000;
  * no check timer); new runs start children in parallel, hand them the job's state and check them.
  */
 const CHECKED_CHILDREN = 'multi-shop-checked-children';
+/** Runs from this patch on start fewer children at once when they carry inline feeds (`concurrentShops`). */
+const INLINE_FEED_CONCURRENCY = 'multi-shop-inline-feed-concurrency';
 
 const { closedChildren } = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '2 minutes',
@@ -78,6 +86,32 @@ export function shopsProblem(shops: readonly { shopId: string }[]): string | und
   return `shops[].shopId: each shop may be listed once per job (duplicate_shop): ${list}`;
 }
 
+/** The counts a many-shop job adds up over its shops' progress. */
+export type SummedProgress = Pick<
+  BulkProgress,
+  'total' | 'done' | 'failed' | 'cancelled' | 'pending' | 'currentRate' | 'rateLimited' | 'verified' | 'etaMs'
+>;
+
+/**
+ * A many-shop job's counts from its shops' progress: every count added up (`cancelled` is absent from
+ * results of older children), the current rate of the shops still running, and the longest ETA.
+ * Pure: the workflow's answer and client.getProgress (which asks running shops first) both use it.
+ */
+export function sumProgress(shops: readonly BulkProgress[]): SummedProgress {
+  const sum = (f: (p: BulkProgress) => number | undefined) => shops.reduce((n, p) => n + (f(p) ?? 0), 0);
+  return {
+    total: sum((p) => p.total),
+    done: sum((p) => p.done),
+    failed: sum((p) => p.failed),
+    cancelled: sum((p) => p.cancelled),
+    pending: sum((p) => p.pending),
+    currentRate: sum((p) => (p.state === 'running' ? p.currentRate : 0)),
+    rateLimited: sum((p) => p.rateLimited),
+    verified: sum((p) => p.verified),
+    etaMs: Math.max(0, ...shops.map((p) => p.etaMs)),
+  };
+}
+
 export async function multiShopJobWorkflow(
   input: MultiShopJobInput,
   carry?: MultiShopCarry,
@@ -92,7 +126,16 @@ export async function multiShopJobWorkflow(
   };
   s.runs++;
   const running = new Set(s.running);
-  const max = input.maxConcurrentShops ?? 100;
+  // Each child's start command carries its feed: with inline feeds, as many at once as keep one workflow
+  // task's commands within Temporal's 4 MiB (runs recorded before this check start as many as asked).
+  const inline = [input.feed, ...input.shops.map((shop) => shop.feed)].flatMap((f) =>
+    f?.content === undefined ? [] : [inlineFeedBytes(f.content)],
+  );
+  const asked = input.maxConcurrentShops ?? DEFAULT_MAX_CONCURRENT_SHOPS;
+  const max =
+    inline.length > 0 && patched(INLINE_FEED_CONCURRENCY)
+      ? concurrentShops(Math.max(...inline), asked)
+      : asked;
   const current = patched(CHECKED_CHILDREN);
   if (current) {
     const problem = shopsProblem(input.shops);
@@ -107,20 +150,13 @@ export async function multiShopJobWorkflow(
     });
   };
   const aggregate = (state: JobState): BulkProgress => {
-    const all = Object.values(s.results);
-    const sum = (f: (p: BulkProgress) => number | undefined) => all.reduce((n, p) => n + (f(p) ?? 0), 0);
     return {
       jobId: input.jobId,
       state,
-      total: sum((p) => p.total),
-      done: sum((p) => p.done),
-      failed: sum((p) => p.failed),
-      cancelled: sum((p) => p.cancelled), // absent from results of older children
-      pending: sum((p) => p.pending),
+      ...sumProgress(Object.values(s.results)),
+      // The job's own answer has no rate or ETA: client.getProgress adds them from the running shops.
       currentRate: 0,
       windowMs: 0,
-      rateLimited: sum((p) => p.rateLimited),
-      verified: sum((p) => p.verified),
       etaMs: 0,
       runs: s.runs,
       // Shops still running are listed with state "running"; client.getProgress asks them directly.

@@ -18,16 +18,17 @@ import {
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.ts';
 import type { LikeSignal, LikerOffersInput, LikerOffersState } from '../sales-types.ts';
+import { LIKER_OFFERS_MESSAGES, likerOffersWorkflowId } from '../contract.ts';
 
 const { sendLikerOffer } = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '500ms', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 10 },
 });
 
-export const likeSignal = defineSignal<[LikeSignal]>('like');
-export const likerOffersStateQuery = defineQuery<LikerOffersState>('likerOffersState');
+export const likeSignal = defineSignal<[LikeSignal]>(LIKER_OFFERS_MESSAGES.likeSignal);
+export const likerOffersStateQuery = defineQuery<LikerOffersState>(LIKER_OFFERS_MESSAGES.stateQuery);
 
-export const likerOffersWorkflowId = (shopId: string, productId: number) => `offers:${shopId}:${productId}`;
+export { likerOffersWorkflowId };
 
 const DEFAULT_LIKES_PER_RUN = 500;
 const MAX_OFFERS_PER_TURN = 50;

@@ -13,7 +13,19 @@
 // ring stops until Retry-After, halves the slots it hands out and wins back a tenth per clean window.
 // An outside cap (the app-wide budget's share) is counted in requests: a share smaller than one slot is
 // handed out as one smaller slot (`AcquireResult.slotSize`), never as "nothing, ask again at once".
+//
+// Budget pacing (lanes from 0.3). A share that fits one window of the ring's own allowance (at 500 sellers:
+// 57 per minute against 200 per 10 s) is handed out as ONE "wide" slot carrying the whole share, reused one
+// budget window after its last answer: one acquire and one send per budget window instead of six, which
+// is what makes 500 sellers affordable in Temporal history events. The same argument holds for both
+// limits: the wide slot is used at most once in any budget window (≤ the share there), and its one use
+// is ≤ the share ≤ the ring's limit, so no window of the ring holds more than its allowance either. The
+// two modes never overlap: a wide slot is granted only while no ring slot is held and one budget window
+// after the ring's last use, and ring slots the same way after the wide slot's last use. The wide slot is
+// sent before the share's lease ends (its deadline), so the allocator's cooling after that end covers it.
+// It is handed out in parts of at most one ring slot each (`SlotGrant.size`), sent one after another.
 import type { Allowance, BulkOperation, RateGroup } from '../types.ts';
+import type { Lease } from './app-budget.ts';
 
 /** create, upsert and full updates count against create_update; everything else against general. */
 export const groupOf = (operation: BulkOperation): RateGroup =>
@@ -40,6 +52,10 @@ export interface Ring {
   capSeq?: number;
   /** Lanes before 0.2 kept the cap in slots (still read from carried rings). */
   cap?: number;
+  /** The app-wide share as last leased (lanes from 0.3, which pace over the budget window with it). */
+  share?: Lease;
+  /** Budget pacing's one slot (see the header): when its last answer came, who holds it, since when. */
+  wide?: WideSlot;
   /** Per slot: when the answer to its last request arrived (epoch ms), 0 = never used. */
   lastAt: number[];
   /** Per slot: the job holding it (granted, not yet reported), or null. */
@@ -51,10 +67,23 @@ export interface Ring {
   jobs: Record<string, number>;
 }
 
+export interface WideSlot {
+  lastAt: number;
+  holder: string | null;
+  heldAt: number;
+  /** The budget window it is reused after. */
+  windowMs: number;
+}
+
+/** The number by which grants and reports name the wide slot (ring slots are 0 … slots − 1). */
+export const WIDE_SLOT = -1;
+
 export interface SlotGrant {
   slot: number;
   /** Do not send this slot's first request before this time (epoch ms). */
   notBefore: number;
+  /** Requests this slot may carry, when not `AcquireResult.slotSize` (a part of the wide slot). */
+  size?: number;
 }
 
 export interface SlotReport {
@@ -77,6 +106,11 @@ export interface AcquireRequest {
   updateId?: string;
   /** The job has been granted slots by this ring before (see `acquire`: a lane restarted by hand). */
   usedBefore?: boolean;
+  /**
+   * The app-wide share the asking worker holds for this lane (0.3: the cap travels with the acquire, no
+   * separate update). The lane applies it when it is newer than the one it has (by the lease's end).
+   */
+  share?: Lease;
 }
 
 export interface AcquireResult {
@@ -131,6 +165,48 @@ export function newRing(allowance: Allowance, options: RingOptions = {}): Ring {
 /** A slot held longer than this is taken back (its job died): 4 windows, at least a minute. */
 export const leaseMs = (ring: Ring) => Math.max(60_000, 4 * ring.allowance.windowMs);
 
+/**
+ * A lease from the app-wide budget (handed in with an acquire, or by the old `cap` update): a cap in
+ * requests per window of this ring, applied only when it is newer than the ring's (by the lease's end,
+ * whichever worker renewed it). `pacing` (lanes from 0.3) keeps the share too, for budget pacing.
+ */
+export function applyShare(ring: Ring, share: Lease, pacing: boolean): void {
+  if (ring.capSeq !== undefined && share.until <= ring.capSeq) return; // an older lease
+  ring.capPerWindow = Math.max(0, Math.floor((share.perWindow * ring.allowance.windowMs) / share.windowMs));
+  ring.capSeq = share.until;
+  if (pacing) ring.share = share;
+}
+
+/**
+ * Whether the ring paces over the budget window now (see the header): its share fits one window of its
+ * own allowance, the budget window is the longer one, and the lease covers a grant made one budget window
+ * ahead (leases of allocators before 0.3 are too short: such a lane paces as before).
+ */
+export function budgetPaced(ring: Ring): boolean {
+  const s = ring.share;
+  return (
+    s !== undefined &&
+    s.windowMs > ring.allowance.windowMs &&
+    s.perWindow <= ring.allowance.limit &&
+    s.leaseMs >= 2 * s.windowMs
+  );
+}
+
+/**
+ * When the holder of a share should renew it: half-way through the lease, or earlier when told to. A lease
+ * long enough for budget pacing is renewed while it still has two budget windows left: the lane grants one
+ * window ahead and a job asks again only after that send, so a lease renewed later could lapse between two
+ * asks under load (a lapsed lease's share cools for a window before its shop gets it back).
+ */
+export const renewalDue = (share: Lease) =>
+  Math.min(
+    share.reviewAt ?? Infinity,
+    share.until - Math.max(share.leaseMs / 2, share.leaseMs >= 2 * share.windowMs ? 2 * share.windowMs : 0),
+  );
+
+/** A wide slot held longer than this is taken back (its job died): a budget window plus a ring lease. */
+const wideHoldMs = (ring: Ring, wide: WideSlot) => wide.windowMs + leaseMs(ring);
+
 /** Reports, 429s and a request for slots, in one step (one update per window). Mutates the ring. */
 export function acquire(
   ring: Ring,
@@ -143,11 +219,27 @@ export function acquire(
   const W = ring.allowance.windowMs;
   // A ring that has never been used, asked by a job that it has served before: the lane was terminated or
   // reset by hand and started again empty, while the gateway still counts what its last run handed out.
-  // Every slot waits one window, as if used just now (a lane that continues as new carries its ring).
-  if (req.usedBefore && ring.lastAt.every((t) => t === 0) && ring.holder.every((h) => h === null))
+  // Every slot waits one window, as if used just now (a lane that continues as new carries its ring); a
+  // lane with an app share waits one budget window (its last run may have paced over it).
+  if (
+    req.usedBefore &&
+    ring.lastAt.every((t) => t === 0) &&
+    ring.holder.every((h) => h === null) &&
+    !ring.wide
+  ) {
     ring.lastAt = ring.lastAt.map(() => now);
+    if (ring.share) ring.wide = { lastAt: now, holder: null, heldAt: 0, windowMs: ring.share.windowMs };
+  }
   let used = false;
   for (const r of req.report) {
+    if (r.slot === WIDE_SLOT && ring.wide) {
+      if (ring.wide.holder === req.jobId) ring.wide.holder = null;
+      if (r.lastAt !== null) {
+        ring.wide.lastAt = Math.max(ring.wide.lastAt, r.lastAt);
+        used = true;
+      }
+      continue;
+    }
     if (r.slot < 0 || r.slot >= ring.slots) continue;
     if (ring.holder[r.slot] === req.jobId) ring.holder[r.slot] = null;
     if (r.lastAt !== null) {
@@ -171,10 +263,21 @@ export function acquire(
       ring.lastAt[i] = Math.max(ring.lastAt[i]!, now);
     }
   }
+  const wide = ring.wide;
+  if (wide && wide.holder !== null && now > wide.heldAt + wideHoldMs(ring, wide)) {
+    wide.holder = null;
+    wide.lastAt = Math.max(wide.lastAt, now);
+  }
   if (req.want > 0) ring.jobs[req.jobId] = now;
   else delete ring.jobs[req.jobId];
   for (const [job, at] of Object.entries(ring.jobs))
-    if (at < now - 2 * W && !ring.holder.includes(job)) delete ring.jobs[job];
+    if (at < now - 2 * W && !ring.holder.includes(job) && wide?.holder !== job) delete ring.jobs[job];
+
+  const floor = Math.max(1, Math.ceil(W / 4));
+  const share = ring.share;
+  /** No share to hand out: ask again when the allocator said more may be free (or the floor). */
+  const shareWait = () => Math.max(floor, share ? renewalDue(share) - now : 0);
+  if (budgetPaced(ring)) return grantWide(ring, req, now, marginMs, floor, shareWait);
 
   // A cap in requests: as many slots as it needs, each no bigger than its even part of the cap. A share
   // below one slot is one smaller slot; a share below one request is nothing.
@@ -184,15 +287,20 @@ export function acquire(
   const size =
     cap === undefined || usable === 0 ? ring.slotSize : Math.min(ring.slotSize, Math.floor(cap / usable));
   const rate = usable * size;
+  // Slots leave before the share's lease ends (lanes from 0.3): the allocator's cooling after it covers them.
+  const deadline = Math.min(now + lease / 2, share?.until ?? Infinity);
   const result = (slots: SlotGrant[], waitMs: number): AcquireResult => ({
     slots,
     slotSize: size,
     waitMs,
-    deadline: now + lease / 2,
+    deadline,
     rate,
   });
-  const floor = Math.max(1, Math.ceil(W / 4));
   if (req.want <= 0) return result([], floor);
+  if (share && usable === 0) return result([], shareWait());
+  // Budget pacing's slot, when it was used: every ring slot waits one budget window after it.
+  if (wide?.holder) return result([], floor);
+  const afterWide = wide && wide.lastAt > 0 ? wide.lastAt + wide.windowMs + marginMs : 0;
 
   // Only the first `usable` slots are handed out: the ring then bounds a window to `usable` uses.
   const sharing = Math.max(1, Object.keys(ring.jobs).length);
@@ -203,12 +311,14 @@ export function acquire(
     .map((at, slot) => ({ slot, at }))
     .filter(({ slot }) => slot < usable && ring.holder[slot] === null)
     .sort((a, b) => a.at - b.at || a.slot - b.slot);
+  const opens = (at: number) => Math.max(at === 0 ? 0 : at + W + marginMs, ring.blockedUntil, afterWide);
   const granted: SlotGrant[] = [];
   for (const { slot, at } of free) {
     if (granted.length >= n) break;
-    const notBefore = Math.max(now, at === 0 ? 0 : at + W + marginMs, ring.blockedUntil);
-    // Hand out only what can be used within the next window; later slots are asked for later.
-    if (notBefore > now + W) break;
+    const notBefore = Math.max(now, opens(at));
+    // Hand out only what can be used within the next window (and before the lease ends); later slots are
+    // asked for later.
+    if (notBefore > now + W || notBefore >= deadline) break;
     granted.push({ slot, notBefore });
     ring.holder[slot] = req.jobId;
     ring.heldAt[slot] = now;
@@ -218,7 +328,65 @@ export function acquire(
   // in a quarter window (slots held by others come back with their reports) — never sooner than `minWaitMs`.
   const next = free[0];
   if (!next || n <= 0) return result([], floor);
-  return result([], Math.max(minWaitMs(W), Math.max(next.at + W + marginMs, ring.blockedUntil) - W - now));
+  if (share && opens(next.at) >= deadline) return result([], shareWait());
+  return result([], Math.max(minWaitMs(W), opens(next.at) - W - now));
+}
+
+/**
+ * Budget pacing (see the header): the wide slot, carrying the whole share, once per budget window — never
+ * while a ring slot is held, and one budget window after the ring's last use.
+ */
+function grantWide(
+  ring: Ring,
+  req: AcquireRequest,
+  now: number,
+  marginMs: number,
+  floor: number,
+  shareWait: () => number,
+): AcquireResult {
+  const share = ring.share!;
+  const Wb = share.windowMs;
+  const wide = (ring.wide ??= { lastAt: 0, holder: null, heldAt: 0, windowMs: Wb });
+  wide.windowMs = Math.max(wide.windowMs, Wb);
+  // After a 429 the share shrinks with the ring's active slots, and wins back with them.
+  const size = Math.floor((share.perWindow * ring.active) / ring.slots);
+  const deadline = Math.min(now + leaseMs(ring) / 2 + Wb, share.until);
+  const result = (slots: SlotGrant[], waitMs: number): AcquireResult => ({
+    slots,
+    slotSize: Math.max(1, size),
+    waitMs,
+    deadline,
+    rate: Math.floor((size * ring.allowance.windowMs) / Wb),
+  });
+  if (req.want <= 0) return result([], floor);
+  if (size < 1) return result([], shareWait());
+  // Held by another job of the shop, or a ring slot still out: their reports come first.
+  if (wide.holder !== null || ring.holder.some((h) => h !== null)) return result([], floor);
+  const ringLast = Math.max(0, ...ring.lastAt);
+  const notBefore = Math.max(
+    now,
+    wide.lastAt > 0 ? wide.lastAt + wide.windowMs + marginMs : 0,
+    ringLast > 0 ? ringLast + Wb + marginMs : 0,
+    ring.blockedUntil,
+  );
+  // It must leave (all its parts) before the lease ends; the holder renews half-way through, so this waits
+  // for that.
+  if (notBefore + ring.allowance.windowMs >= deadline) return result([], shareWait());
+  if (notBefore > now + Wb) return result([], Math.max(minWaitMs(Wb), notBefore - Wb - now));
+  wide.holder = req.jobId;
+  wide.heldAt = now;
+  // In parts no bigger than a ring slot, which the send activity starts one after another: a seller never
+  // has more requests in flight than one slot (500 sellers × 58 at once ran a worker out of sockets).
+  // Together they are one use: the next waits for the last part's answer.
+  const parts = Math.ceil(size / ring.slotSize);
+  const part = (i: number) => Math.floor((size * (i + 1)) / parts) - Math.floor((size * i) / parts);
+  return {
+    ...result(
+      Array.from({ length: parts }, (_, i) => ({ slot: WIDE_SLOT, notBefore, size: part(i) })),
+      0,
+    ),
+    slotSize: Math.ceil(size / parts),
+  };
 }
 
 /**
@@ -235,6 +403,8 @@ function resize(ring: Ring, allowance: Allowance, now: number) {
   if (ring.capPerWindow !== undefined) fresh.capPerWindow = ring.capPerWindow;
   else if (ring.cap !== undefined) fresh.cap = Math.floor((ring.cap * ring.slotSize) / fresh.slotSize);
   if (ring.capSeq !== undefined) fresh.capSeq = ring.capSeq;
-  for (const key of ['cap', 'capPerWindow', 'capSeq'] as const) delete ring[key];
+  if (ring.share) fresh.share = ring.share;
+  if (ring.wide) fresh.wide = ring.wide;
+  for (const key of ['cap', 'capPerWindow', 'capSeq', 'share', 'wide'] as const) delete ring[key];
   Object.assign(ring, fresh);
 }

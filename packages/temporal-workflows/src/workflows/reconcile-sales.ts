@@ -6,7 +6,8 @@
 import { ParentClosePolicy, proxyActivities, startChild, WorkflowIdReusePolicy } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.ts';
 import type { ReconcileSalesInput, ReconcileSalesResult } from '../sales-types.ts';
-import { delistOnSaleWorkflow, delistWorkflowId } from './delist-on-sale.ts';
+import { delistWorkflowId } from '../contract.ts';
+import { delistOnSaleWorkflow } from './delist-on-sale.ts';
 
 const { listRecentSales } = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '5 minutes',

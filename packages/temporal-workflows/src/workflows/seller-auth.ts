@@ -20,6 +20,7 @@ import {
   type RetryPolicy,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.ts';
+import { SELLER_AUTH_MESSAGES, sellerAuthWorkflowId } from '../contract.ts';
 
 export interface SellerAuthInput {
   sellerId: string;
@@ -38,11 +39,13 @@ export interface SellerAuthState {
   reason?: string;
 }
 
-export const authStateQuery = defineQuery<SellerAuthState>('authState');
+export const authStateQuery = defineQuery<SellerAuthState>(SELLER_AUTH_MESSAGES.authStateQuery);
 /** On-demand refresh after a 401: `seenVersion` is the token version the caller was using. */
-export const refreshUpdate = defineUpdate<SellerAuthState, [{ seenVersion: number }]>('refresh');
+export const refreshUpdate = defineUpdate<SellerAuthState, [{ seenVersion: number }]>(
+  SELLER_AUTH_MESSAGES.refreshUpdate,
+);
 /** The seller authorised the app again and the new tokens are in the store: back to active. */
-export const reconnectUpdate = defineUpdate<SellerAuthState>('reconnect');
+export const reconnectUpdate = defineUpdate<SellerAuthState>(SELLER_AUTH_MESSAGES.reconnectUpdate);
 
 /** The refresh activity's limits; its token call ends well within them (activities/auth.ts). */
 export const REFRESH_ACTIVITY = { startToCloseMs: 60_000, heartbeatMs: 10_000 } as const;
@@ -66,7 +69,7 @@ const { refreshSellerTokens } = proxyActivities<Activities>({
 });
 const { describeSellerTokens } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry });
 
-export const sellerAuthWorkflowId = (sellerId: string) => `auth:${sellerId}`;
+export { sellerAuthWorkflowId };
 
 export async function sellerAuthWorkflow(
   input: SellerAuthInput,

@@ -6,12 +6,12 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { createShopDirectoryActivities } from '../activities/shop-directory.ts';
 
+export { shopDirectoryWorkflowId } from '../contract.ts';
+
 const { listShopNames } = proxyActivities<ReturnType<typeof createShopDirectoryActivities>>({
   startToCloseTimeout: '10 seconds',
   retry: { maximumAttempts: 2 },
 });
-
-export const shopDirectoryWorkflowId = (taskQueue: string) => `shop-directory:${taskQueue}`;
 
 /** `shops`: the names; `unavailable`: why this worker could not list them (the list is then empty). */
 export interface ShopDirectory {

@@ -4,8 +4,10 @@
 // batch's slots (and any 429), get the next ones. Jobs reach the lane through an activity (workflow
 // code cannot send updates), with an update id per request, so a retried activity is answered once.
 // The lane owns its app-budget cap: each cap carries the end of its lease and only a newer one applies,
-// however many workers renew the lease. A lane started afresh (terminated by hand) does not know the last
-// window: it hands that window out once more — restart jobs, not lanes.
+// however many workers renew the lease. From 0.3 the cap travels with the acquire (`AcquireRequest.share`:
+// one update per window, none per renewal) and a small share is paced over the budget window (pacing.ts,
+// "Budget pacing"); the `cap` update stays for workers before 0.3. A lane started afresh (terminated by
+// hand) does not know the last window: it waits one (see `usedBefore`) — restart jobs, not lanes.
 import {
   allHandlersFinished,
   condition,
@@ -16,9 +18,11 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
+import { LANE_MESSAGES, laneWorkflowId } from '../contract.ts';
 import type { Allowance } from '../types.ts';
 import {
   acquire,
+  applyShare,
   DEFAULT_MARGIN_MS,
   newRing,
   type AcquireRequest,
@@ -27,27 +31,23 @@ import {
   type RingOptions,
 } from './pacing.ts';
 
-export const acquireUpdate = defineUpdate<AcquireResult, [AcquireRequest]>('acquire');
+export const acquireUpdate = defineUpdate<AcquireResult, [AcquireRequest]>(LANE_MESSAGES.acquireUpdate);
 /**
  * The app-wide budget's share for this lane, in requests per window of this group (undefined: none), with
  * the end of its lease as `seq`: a cap older than the one applied is ignored (one without `seq` applies).
  */
-export const capUpdate = defineUpdate<void, [{ requestsPerWindow: number | undefined; seq?: number }]>('cap');
-export const ringQuery = defineQuery<Ring>('ring');
+export const capUpdate = defineUpdate<void, [{ requestsPerWindow: number | undefined; seq?: number }]>(
+  LANE_MESSAGES.capUpdate,
+);
+export const ringQuery = defineQuery<Ring>(LANE_MESSAGES.ringQuery);
 
 export interface LaneInput {
   allowance: Allowance;
   ring?: RingOptions;
 }
 
-/**
- * The lane runs on the task queue of the deployment that uses it: a deployment on another task queue
- * (another stack in the same namespace, a renamed queue) must never wait on a lane that only gone
- * workers could serve, so the queue is part of the id. (Lanes before 0.3: `lane:<shopId>:<group>`; idle
- * ones can be terminated after upgrading.)
- */
-export const laneWorkflowId = (taskQueue: string, shopId: string, group: string) =>
-  `lane:${taskQueue}:${shopId}:${group}`;
+/** The lane's id (contract.ts): per task queue, so a gone deployment's lane never blocks another. */
+export { laneWorkflowId };
 
 export async function shopLaneWorkflow(input: LaneInput, carry?: Ring): Promise<void> {
   const ring = carry ?? newRing(input.allowance, input.ring);
@@ -58,10 +58,13 @@ export async function shopLaneWorkflow(input: LaneInput, carry?: Ring): Promise<
     ring.capPerWindow ??= ring.cap * ring.slotSize;
     delete ring.cap;
   }
+  // Runs recorded before 0.3 replay without budget pacing (their acquires never carried a share).
+  const v3 = patched('lane-budget-pacing');
   let handled = 0;
   setHandler(ringQuery, () => ring);
   setHandler(acquireUpdate, (req) => {
     handled++;
+    if (req.share && v2) applyShare(ring, req.share, v3);
     return acquire(ring, req, Date.now(), marginMs);
   });
   setHandler(capUpdate, ({ requestsPerWindow, seq }) => {
@@ -77,6 +80,7 @@ export async function shopLaneWorkflow(input: LaneInput, carry?: Ring): Promise<
     if (requestsPerWindow === undefined) delete ring.capPerWindow;
     else ring.capPerWindow = Math.max(0, Math.floor(requestsPerWindow));
     if (seq !== undefined) ring.capSeq = seq;
+    delete ring.share; // a cap from a worker before 0.3: no budget pacing until the next share
   });
   // An entity lives on; it starts afresh (carrying its ring) before its history grows large.
   await condition(() => handled >= 500 || workflowInfo().continueAsNewSuggested);

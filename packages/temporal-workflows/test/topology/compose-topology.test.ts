@@ -4,22 +4,16 @@
 // the worker service's environment, and a bulk job started and followed with the `selling-kit` CLI. Mid-job
 // one worker is SIGKILLed, then the Temporal server is killed and started again on the same database:
 // every item must be in the report exactly once, and the simulator must hold each listing exactly once.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  addAddress,
-  createApiKey,
-  createSeller,
-  startSimulator,
-  type RunningSimulator,
-} from '@selling-kit/simulator';
+import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { auditShop } from '../../chaos/audit.ts';
 import type { ItemResult } from '../../src/types.ts';
-import { HEADER, row } from '../helpers.ts';
-import { nativeEnv, REPO_ROOT } from './deploy-env.ts';
+import { REPO_ROOT } from './deploy-env.ts';
+import { runNode, sellerWithKey, startNode, workerServiceEnv, writeTopologyFeed } from './native-run.ts';
 import { startTemporalCluster, type TemporalCluster } from './temporal-cluster.ts';
 
 const CLI = join(REPO_ROOT, 'packages/cli/src/main.ts');
@@ -43,16 +37,7 @@ beforeAll(async () => {
   await cluster.pg.query('postgres', 'CREATE DATABASE selling_kit');
   // The worker service's environment (temporal-client.env + worker.env) with this machine's addresses
   // and paths, and the secrets compose takes from .env.
-  env = nativeEnv(
-    ['temporal-client.env', 'worker.env'],
-    {
-      TEMPORAL_ADDRESS: cluster.address,
-      SELLING_KIT_CREDENTIALS: join(dir, 'credentials.json'),
-      SELLING_KIT_TOKEN_STORE: cluster.pg.url('selling_kit'),
-      SELLING_KIT_KEY_FILE: join(dir, 'codec.key'),
-    },
-    { SELLING_KIT_CODEC_KEY: randomBytes(32).toString('base64'), SELLING_KIT_HOME: dir },
-  );
+  env = workerServiceEnv(dir, cluster.address, cluster.pg.url('selling_kit'));
 }, 180_000);
 
 afterAll(async () => {
@@ -63,51 +48,12 @@ afterAll(async () => {
 }, 60_000);
 
 /** The CLI with the compose environment (PATH and HOME from this process, as a shell would give). */
-function cli(
-  args: string[],
-  timeoutMs = 60_000,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`selling-kit ${args.join(' ')} did not end in ${timeoutMs} ms:\n${stderr}`));
-    }, timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[], timeoutMs?: number) =>
+  runNode([CLI, ...args], { env, home: process.env.HOME }, timeoutMs, `selling-kit ${args.join(' ')}`);
 
 /** `selling-kit worker` (compose's worker command is worker-main; the CLI reads the same variables). */
-async function startWorker(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [CLI, 'worker'], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  children.push(child);
-  let stderr = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${stderr}`)), 90_000);
-    child.stderr!.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      if (stderr.includes('Ctrl-C stops it')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`worker exited (${code}):\n${stderr}`)));
-  });
-  return child;
-}
+const startWorker = async (): Promise<ChildProcess> =>
+  (await startNode([CLI, 'worker'], { env, home: process.env.HOME }, 'Ctrl-C stops it', children)).child;
 
 const until = async (what: string, check: () => boolean, timeoutMs: number) => {
   const deadline = Date.now() + timeoutMs;
@@ -119,16 +65,13 @@ const until = async (what: string, check: () => boolean, timeoutMs: number) => {
 
 describe('the compose topology, natively', () => {
   it('a bulk job survives a killed worker and a Temporal server restart: every item once, every listing once', async () => {
-    const seller = createSeller(sim.world, { username: `topology-${randomUUID().slice(0, 6)}` });
-    addAddress(sim.world, seller);
-    const apiKey = createApiKey(sim.world, 'partner-topology', seller.id).key;
-    writeFileSync(env.SELLING_KIT_CREDENTIALS!, JSON.stringify({ [SHOP]: { baseUrl: sim.url, apiKey } }), {
-      mode: 0o600,
-    });
-    const prefix = `TOPO-${randomUUID().slice(0, 6)}`;
-    const feed = join(dir, 'feed.csv');
-    const skus = Array.from({ length: ITEMS }, (_, i) => `${prefix}-${i + 1}`);
-    writeFileSync(feed, [HEADER, ...skus.map((s, i) => row(s, i))].join('\n') + '\n');
+    const { seller, apiKey } = sellerWithKey(
+      sim,
+      { username: `topology-${randomUUID().slice(0, 6)}`, partnerId: 'partner-topology' },
+      SHOP,
+      env.SELLING_KIT_CREDENTIALS!,
+    );
+    const { feed, skus } = writeTopologyFeed(dir, `TOPO-${randomUUID().slice(0, 6)}`, ITEMS);
 
     const [first] = [await startWorker(), await startWorker()];
     const jobId = `topology-${randomUUID().slice(0, 8)}`;

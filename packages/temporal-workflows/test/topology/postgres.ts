@@ -11,17 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { freePort } from '@selling-kit/simulator/testing';
 import { readDeployEnv } from './deploy-env.ts';
 
 const run = promisify(execFile);
 
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
+export { freePort };
 
 /**
  * A free port below 32768: Temporal keeps membership ports in a smallint column, and the kernel's

@@ -98,3 +98,11 @@ export async function makeTestCerts(): Promise<TestCerts> {
     otherCaCert: other.cert,
   };
 }
+
+/** The TLS table of a temporal.toml profile: the CA, client certificate and key files of `certs`. */
+export const tomlTlsTable = (profile: string, certs: TestCerts) => [
+  `[profile.${profile}.tls]`,
+  `server_ca_cert_path = "${certs.caCert}"`,
+  `client_cert_path = "${certs.clientCert}"`,
+  `client_key_path = "${certs.clientKey}"`,
+];

@@ -5,22 +5,23 @@
 // entry point (worker-main) connects the same way; flags win over the profile and the environment; a
 // wrong CA, a missing client certificate or TLS left off fail with a message naming the setting, and no
 // message carries key material or the API key.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
+import { REPO_ROOT } from './deploy-env.ts';
 import {
-  addAddress,
-  createApiKey,
-  createSeller,
-  startSimulator,
-  type RunningSimulator,
-} from '@selling-kit/simulator';
-import { HEADER, row } from '../helpers.ts';
-import { nativeEnv, REPO_ROOT } from './deploy-env.ts';
+  runNode,
+  sellerWithKey,
+  startNode,
+  workerServiceEnv,
+  writeTopologyFeed,
+  type Ran,
+} from './native-run.ts';
 import type { TemporalCluster } from './temporal-cluster.ts';
-import { makeTestCerts, type TestCerts } from './tls-certs.ts';
+import { makeTestCerts, tomlTlsTable, type TestCerts } from './tls-certs.ts';
 import { clientTlsEnv, startTlsCluster } from './tls-cluster.ts';
 
 const CLI = join(REPO_ROOT, 'packages/cli/src/main.ts');
@@ -34,8 +35,7 @@ let sim: RunningSimulator;
 let dir: string;
 /** The worker service's environment (compose's files) without any TLS setting. */
 let base: Record<string, string>;
-let apiKey: string;
-let seller: ReturnType<typeof createSeller>;
+let seller: ReturnType<typeof sellerWithKey>['seller'];
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
@@ -45,22 +45,13 @@ beforeAll(async () => {
     startSimulator({ port: 0, config: { fetchPictures: false } }),
   ]);
   dir = mkdtempSync(join(tmpdir(), 'sk-tls-run-'));
-  base = nativeEnv(
-    ['temporal-client.env', 'worker.env'],
-    {
-      TEMPORAL_ADDRESS: cluster.address,
-      SELLING_KIT_CREDENTIALS: join(dir, 'credentials.json'),
-      SELLING_KIT_TOKEN_STORE: join(dir, 'tokens.sealed'),
-      SELLING_KIT_KEY_FILE: join(dir, 'codec.key'),
-    },
-    { SELLING_KIT_CODEC_KEY: randomBytes(32).toString('base64'), SELLING_KIT_HOME: dir },
-  );
-  seller = createSeller(sim.world, { username: `tls-${randomUUID().slice(0, 6)}` });
-  addAddress(sim.world, seller);
-  apiKey = createApiKey(sim.world, 'partner-tls', seller.id).key;
-  writeFileSync(base.SELLING_KIT_CREDENTIALS!, JSON.stringify({ [SHOP]: { baseUrl: sim.url, apiKey } }), {
-    mode: 0o600,
-  });
+  base = workerServiceEnv(dir, cluster.address, join(dir, 'tokens.sealed'));
+  ({ seller } = sellerWithKey(
+    sim,
+    { username: `tls-${randomUUID().slice(0, 6)}`, partnerId: 'partner-tls' },
+    SHOP,
+    base.SELLING_KIT_CREDENTIALS!,
+  ));
 }, 240_000);
 
 afterAll(async () => {
@@ -70,66 +61,14 @@ afterAll(async () => {
   for (const d of [dir, certs?.dir]) if (d) rmSync(d, { recursive: true, force: true });
 }, 60_000);
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** A process with PATH and HOME from this one (as a shell gives) and `env`; no TEMPORAL_* leaks in. */
-function exec(argv: string[], env: Record<string, string>, timeoutMs = 60_000): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv, {
-      env: { PATH: process.env.PATH, HOME: dir, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${argv.join(' ')} did not end in ${timeoutMs} ms:\n${stderr}`));
-    }, timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** A process with PATH and HOME (the run's folder) from this one, and `env`; no TEMPORAL_* leaks in. */
+const exec = (argv: string[], env: Record<string, string>, timeoutMs?: number) =>
+  runNode(argv, { env, home: dir }, timeoutMs);
 const cli = (args: string[], env: Record<string, string>, timeoutMs?: number) =>
   exec([CLI, ...args], env, timeoutMs);
-
 /** A long-running process, resolved once `ready` is in its output (stdout + stderr). */
-async function startProcess(
-  argv: string[],
-  env: Record<string, string>,
-  ready: string,
-): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, argv, {
-    env: { PATH: process.env.PATH, HOME: dir, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`did not start:\n${output}`)), 90_000);
-    const on = (d: Buffer) => {
-      output += d.toString();
-      if (output.includes(ready)) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', on);
-    child.stderr!.on('data', on);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited (${code}):\n${output}`));
-    });
-  });
-  return { child, output: () => output };
-}
+const startProcess = (argv: string[], env: Record<string, string>, ready: string) =>
+  startNode(argv, { env, home: dir }, ready, children);
 
 const stop = async (child: ChildProcess) => {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -167,10 +106,7 @@ describe('Temporal with TLS and mTLS (the full server of the compose topology)',
         '[profile.tls-test]',
         `address = "${cluster.address}"`,
         'namespace = "default"',
-        '[profile.tls-test.tls]',
-        `server_ca_cert_path = "${certs.caCert}"`,
-        `client_cert_path = "${certs.clientCert}"`,
-        `client_key_path = "${certs.clientKey}"`,
+        ...tomlTlsTable('tls-test', certs),
         '',
       ].join('\n'),
     );
@@ -178,9 +114,7 @@ describe('Temporal with TLS and mTLS (the full server of the compose topology)',
     const profileEnv = { ...withoutTemporal, TEMPORAL_CONFIG_FILE: toml, TEMPORAL_PROFILE: 'tls-test' };
 
     const prefix = `TLS-${randomUUID().slice(0, 6)}`;
-    const feed = join(dir, 'feed.csv');
-    const skus = Array.from({ length: ITEMS }, (_, i) => `${prefix}-${i + 1}`);
-    writeFileSync(feed, [HEADER, ...skus.map((s, i) => row(s, i))].join('\n') + '\n');
+    const { feed, skus } = writeTopologyFeed(dir, prefix, ITEMS);
     const jobId = `tls-${randomUUID().slice(0, 8)}`;
     const started = await cli(
       ['--json', 'bulk', feed, '--shop', SHOP, '--op', 'create', '--job-id', jobId, '--detach'],

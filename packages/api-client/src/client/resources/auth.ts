@@ -12,21 +12,15 @@ import {
   type TokenSet,
 } from '../../core/oauth.ts';
 import type { OAuthTokenResponse } from '../../core/schemas/auth.ts';
-import type { ClientContext } from '../client.ts';
 import type { RequestOptions } from '../requester.ts';
+import { Resource } from './resource.ts';
 
 export interface ClientCredentials {
   clientId?: string;
   clientSecret?: string;
 }
 
-export class AuthResource {
-  private readonly ctx: ClientContext;
-
-  constructor(ctx: ClientContext) {
-    this.ctx = ctx;
-  }
-
+export class AuthResource extends Resource {
   /**
    * The consent URL to send the seller to, with a fresh `state` (CSRF guard) and PKCE verifier. Keep
    * both until the callback: check the state, pass the verifier to exchangeCode().

@@ -1,17 +1,11 @@
 // client.insights: live counters for the shop and for one product (their own rate group).
 import { operation } from '../../core/operations.ts';
 import type { ProductInsightsResponse, ShopInsightsResponse } from '../../core/schemas/insights.ts';
-import type { ClientContext } from '../client.ts';
 import { refCall, type ProductRef } from '../product-ref.ts';
 import type { RequestOptions } from '../requester.ts';
+import { Resource } from './resource.ts';
 
-export class InsightsResource {
-  private readonly ctx: ClientContext;
-
-  constructor(ctx: ClientContext) {
-    this.ctx = ctx;
-  }
-
+export class InsightsResource extends Resource {
   /** GET /api/v1/insights/shop/live/ — each section present only with the scope that unlocks it. */
   shop(options?: RequestOptions): Promise<ShopInsightsResponse> {
     return this.ctx.requester.call<ShopInsightsResponse>({ op: operation('insights.shop'), options });

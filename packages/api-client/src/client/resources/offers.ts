@@ -3,9 +3,9 @@
 import type { SubmitOfferRequest } from '../../core/schemas/offers.ts';
 import type { OfferProductFacts } from '../../core/rules/offers.ts';
 import type { ValidationContext } from '../../core/validate.ts';
-import type { ClientContext } from '../client.ts';
 import { refCall, type ProductRef } from '../product-ref.ts';
 import type { RequestOptions } from '../requester.ts';
+import { Resource } from './resource.ts';
 
 export interface AutoOffers {
   /** Sent automatically to users who liked or bagged the item (must be below the price). */
@@ -24,13 +24,7 @@ export interface AutoOfferOptions extends RequestOptions {
   current?: ValidationContext['current'];
 }
 
-export class OffersResource {
-  private readonly ctx: ClientContext;
-
-  constructor(ctx: ClientContext) {
-    this.ctx = ctx;
-  }
-
+export class OffersResource extends Resource {
   /**
    * Sends a manual offer to a buyer who showed interest. Not idempotent: a 504 or a timeout ends in
    * OutcomeUnknownError (an offer cannot be looked up to verify).

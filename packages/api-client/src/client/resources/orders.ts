@@ -1,10 +1,9 @@
 // client.orders: /api/v1/orders/ — list (cursor pages, limit ≤ 200), get one, mark a parcel shipped.
 import { operation } from '../../core/operations.ts';
-import type { Page } from '../../core/schemas/common.ts';
 import type { MarkAsShippedRequest, Order, OrderListQuery } from '../../core/schemas/orders.ts';
-import type { ClientContext } from '../client.ts';
-import { PageIterator } from '../pagination.ts';
+import type { PageIterator } from '../pagination.ts';
 import type { RequestOptions } from '../requester.ts';
+import { Resource } from './resource.ts';
 
 export interface OrderListParams extends Omit<OrderListQuery, 'cursor' | 'from' | 'to'> {
   from?: string | Date;
@@ -13,27 +12,12 @@ export interface OrderListParams extends Omit<OrderListQuery, 'cursor' | 'from' 
 
 const iso = (d: string | Date | undefined) => (d instanceof Date ? d.toISOString() : d);
 
-export class OrdersResource {
-  private readonly ctx: ClientContext;
-
-  constructor(ctx: ClientContext) {
-    this.ctx = ctx;
-  }
-
+export class OrdersResource extends Resource {
   /** GET /api/v1/orders/ — iterate orders with `for await`, or pages with `.pages()`. */
   list(params: OrderListParams = {}, options?: RequestOptions): PageIterator<Order> {
     const op = operation('orders.list');
     const query = { ...params, from: iso(params.from), to: iso(params.to) };
-    this.ctx.requester.preflight({ op, query, options });
-    return new PageIterator<Order>(
-      (cursor) =>
-        this.ctx.requester.call<Page<Order>>({
-          op,
-          query: { ...query, cursor },
-          options: { ...options, validate: false },
-        }),
-      (o) => o.purchase_id,
-    );
+    return this.checkedPages<Order>(op, query, options, (o) => o.purchase_id);
   }
 
   get(purchaseId: string, options?: RequestOptions): Promise<Order> {

@@ -1,16 +1,10 @@
 // client.pricing: price predictions and similar sold items (GB and US sellers).
 import { operation } from '../../core/operations.ts';
 import type { PricingInspirationRequest, PricingInspirationResponse } from '../../core/schemas/pricing.ts';
-import type { ClientContext } from '../client.ts';
 import type { RequestOptions } from '../requester.ts';
+import { Resource } from './resource.ts';
 
-export class PricingResource {
-  private readonly ctx: ClientContext;
-
-  constructor(ctx: ClientContext) {
-    this.ctx = ctx;
-  }
-
+export class PricingResource extends Resource {
   /** POST /api/v1/pricing/inspiration/ (a read: safe to repeat). */
   inspiration(
     body: PricingInspirationRequest,

@@ -19,11 +19,10 @@ import type {
   ProductListQuery,
   ProductPutRequest,
 } from '../../core/schemas/products.ts';
-import type { Page } from '../../core/schemas/common.ts';
-import type { ClientContext } from '../client.ts';
-import { PageIterator } from '../pagination.ts';
+import type { PageIterator } from '../pagination.ts';
 import { refCall, type ProductRef } from '../product-ref.ts';
 import type { RequestOptions, VerifyContext, VerifyOutcome } from '../requester.ts';
+import { Resource } from './resource.ts';
 
 export type { ProductRef };
 
@@ -40,30 +39,33 @@ export interface PatchOptions extends RequestOptions {
   current?: ValidationContext['current'];
 }
 
+export interface CreateOptions extends RequestOptions {
+  /**
+   * false: an unknown outcome (504, timeout, reset) is not verified here but thrown as
+   * OutcomeUnknownError — for callers that verify creates themselves (a bulk job's workflow).
+   */
+  verify?: boolean;
+}
+
 const iso = (d: string | Date | undefined) => (d instanceof Date ? d.toISOString() : d);
 
-export class ProductsResource {
-  private readonly ctx: ClientContext;
-
-  constructor(ctx: ClientContext) {
-    this.ctx = ctx;
-  }
-
+export class ProductsResource extends Resource {
   /**
    * POST /api/v1/products/. Not idempotent: after a 504 or a timeout, a body with a `sku` is verified
    * by GET by SKU (re-checked across the read-after-create delay) and re-created only when the listing
-   * is confirmed absent; without a `sku` the client cannot verify and throws OutcomeUnknownError.
+   * is confirmed absent; without a `sku` (or with `verify: false`) it throws OutcomeUnknownError.
    */
-  async create(body: ProductCreateRequest, options?: RequestOptions): Promise<ProductCreateOrUpdateResponse> {
+  async create(body: ProductCreateRequest, options?: CreateOptions): Promise<ProductCreateOrUpdateResponse> {
     const sku = body.sku;
     let verifiedAbsent = false;
-    const verify = sku
-      ? async (v: VerifyContext): Promise<VerifyOutcome<ProductCreateOrUpdateResponse>> => {
-          const outcome = await this.findBySku(sku, v, options);
-          if (!outcome.found) verifiedAbsent = true;
-          return outcome;
-        }
-      : undefined;
+    const verify =
+      sku && options?.verify !== false
+        ? async (v: VerifyContext): Promise<VerifyOutcome<ProductCreateOrUpdateResponse>> => {
+            const outcome = await this.findBySku(sku, v, options);
+            if (!outcome.found) verifiedAbsent = true;
+            return outcome;
+          }
+        : undefined;
     try {
       const created = await this.ctx.requester.call<ProductCreateOrUpdateResponse>({
         op: operation('products.create'),
@@ -130,16 +132,7 @@ export class ProductsResource {
       from_created_date: iso(params.from_created_date),
       to_created_date: iso(params.to_created_date),
     };
-    this.ctx.requester.preflight({ op, query, options });
-    return new PageIterator<Product>(
-      (cursor) =>
-        this.ctx.requester.call<Page<Product>>({
-          op,
-          query: { ...query, cursor },
-          options: { ...options, validate: false },
-        }),
-      (p) => p.product_id,
-    );
+    return this.checkedPages<Product>(op, query, options, (p) => p.product_id);
   }
 
   get(ref: ProductRef, options?: RequestOptions): Promise<Product> {

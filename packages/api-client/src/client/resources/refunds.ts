@@ -2,21 +2,15 @@
 import { operation } from '../../core/operations.ts';
 import type { RefundOrderRequest } from '../../core/schemas/refunds.ts';
 import type { RefundOrderFacts } from '../../core/rules/refunds.ts';
-import type { ClientContext } from '../client.ts';
 import type { RequestOptions } from '../requester.ts';
+import { Resource } from './resource.ts';
 
 export interface RefundOptions extends RequestOptions {
   /** What the order may still refund, for the local checks of rule 10 (not above the prices). */
   order?: RefundOrderFacts;
 }
 
-export class RefundsResource {
-  private readonly ctx: ClientContext;
-
-  constructor(ctx: ClientContext) {
-    this.ctx = ctx;
-  }
-
+export class RefundsResource extends Resource {
   /**
    * Refunds an item amount and/or a shipping amount (each positive). Not idempotent: after a 504 or a
    * timeout it throws OutcomeUnknownError — read the order's `refund_summary` before repeating.

@@ -2,17 +2,11 @@
 import { operation } from '../../core/operations.ts';
 import type { Page } from '../../core/schemas/common.ts';
 import type { SellerAddress, SellerDetails } from '../../core/schemas/shop.ts';
-import type { ClientContext } from '../client.ts';
 import { PageIterator } from '../pagination.ts';
 import type { RequestOptions } from '../requester.ts';
+import { Resource } from './resource.ts';
 
-export class ShopResource {
-  private readonly ctx: ClientContext;
-
-  constructor(ctx: ClientContext) {
-    this.ctx = ctx;
-  }
-
+export class ShopResource extends Resource {
   /** GET /api/v1/shop/ */
   get(options?: RequestOptions): Promise<SellerDetails> {
     return this.ctx.requester.call<SellerDetails>({ op: operation('shop.get'), options });

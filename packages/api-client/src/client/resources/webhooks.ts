@@ -11,16 +11,10 @@ import {
   type VerifyWebhookOptions,
   type WebhookHeaders,
 } from '../../core/webhooks.ts';
-import type { ClientContext } from '../client.ts';
 import type { RequestOptions } from '../requester.ts';
+import { Resource } from './resource.ts';
 
-export class WebhooksResource {
-  private readonly ctx: ClientContext;
-
-  constructor(ctx: ClientContext) {
-    this.ctx = ctx;
-  }
-
+export class WebhooksResource extends Resource {
   /** GET /api/v1/webhooks/ */
   async list(options?: RequestOptions): Promise<WebhookSubscription[]> {
     const page = await this.ctx.requester.call<{ data: WebhookSubscription[] }>({

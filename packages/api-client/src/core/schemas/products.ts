@@ -141,7 +141,9 @@ export type Product = z.infer<typeof Product>;
 export const ProductsPage = pageOf(Product);
 
 export const ProductSortBy = z.enum(['id_desc', 'id_asc', 'created_date_desc']);
+export type ProductSortBy = z.infer<typeof ProductSortBy>;
 export const ProductStateFilter = z.enum(['selling', 'sold', 'all']);
+export type ProductStateFilter = z.infer<typeof ProductStateFilter>;
 
 export const ProductListQuery = z.object({
   limit: z.number().int().min(1).max(PRODUCTS_PAGE_MAX).optional(),

@@ -1,13 +1,20 @@
-// What every operation file shares: its shape, the product picker (and version 1's key fields),
-// display options, parameters.
+// What every operation file shares: its shape, a resource's Operation choice, the product picker (and
+// version 1's key fields), display options, parameters, Get Many's filters and paging.
 import {
   NodeOperationError,
   type IDataObject,
   type IExecuteFunctions,
   type INodeProperties,
+  type INodePropertyOptions,
 } from 'n8n-workflow';
-import type { PageIterator, ProductRef, SellingClient } from '@selling-kit/api-client/client';
-import { Condition, DEPARTMENTS, LISTING_URL_PREFIX } from '@selling-kit/api-client/core';
+import type { PageIterator, SellingClient } from '@selling-kit/api-client/client';
+import {
+  Condition,
+  DEPARTMENTS,
+  LISTING_URL_PREFIX,
+  type ProductRef,
+  type ProductRefKind,
+} from '@selling-kit/api-client/core';
 
 /** By ID: a product ID is a whole number above 0. */
 export const PRODUCT_ID_PATTERN = '^\\s*[1-9][0-9]{0,14}\\s*$';
@@ -25,6 +32,61 @@ const PRODUCT_URL_RULE = `not a product URL or slug: expected ${LISTING_URL_PREF
 export interface OperationModule {
   description: INodeProperties[];
   execute(this: IExecuteFunctions, i: number, client: SellingClient): Promise<IDataObject | IDataObject[]>;
+}
+
+/** `execute` of an operation on the product the item names: the picker is read (and checked) first. */
+export function productOperation(
+  run: (this: IExecuteFunctions, ref: ProductRef, client: SellingClient, i: number) => Promise<IDataObject>,
+): OperationModule['execute'] {
+  return async function execute(this: IExecuteFunctions, i: number, client: SellingClient) {
+    return run.call(this, productRef.call(this, i), client, i);
+  };
+}
+
+/** The order an order-scoped operation acts on (Order → Get and Mark Parcel Shipped, Refund → Create). */
+export const purchaseIdField: INodeProperties = {
+  displayName: 'Purchase ID',
+  name: 'purchaseId',
+  type: 'string',
+  required: true,
+  default: '',
+};
+
+/** `execute` of an operation on the order the item names by its purchase ID (read first). */
+export function orderOperation(
+  run: (
+    this: IExecuteFunctions,
+    purchaseId: string,
+    client: SellingClient,
+    i: number,
+  ) => Promise<IDataObject>,
+): OperationModule['execute'] {
+  return async function execute(this: IExecuteFunctions, i: number, client: SellingClient) {
+    return run.call(this, this.getNodeParameter('purchaseId', i) as string, client, i);
+  };
+}
+
+/**
+ * A resource's fields: its Operation choice (`options`, alphabetical as n8n wants, and `default`), then
+ * each operation's fields, shown for that operation only.
+ */
+export function resourceDescription(
+  resource: string,
+  operations: Record<string, OperationModule>,
+  { options, default: defaultOperation }: { options: INodePropertyOptions[]; default: string },
+): INodeProperties[] {
+  return [
+    {
+      displayName: 'Operation',
+      name: 'operation',
+      type: 'options',
+      noDataExpression: true,
+      displayOptions: { show: { resource: [resource] } },
+      options,
+      default: defaultOperation,
+    },
+    ...Object.entries(operations).flatMap(([name, op]) => forOperation(resource, name, op.description)),
+  ];
 }
 
 /** Shows `fields` for one resource and operation (keeping their own conditions). */
@@ -49,11 +111,7 @@ const productKeyFieldsV1: INodeProperties[] = (
       displayName: 'Find Product By',
       name: 'productKey',
       type: 'options',
-      options: [
-        { name: 'SKU', value: 'sku' },
-        { name: 'Product ID', value: 'productId' },
-        { name: 'Slug', value: 'slug' },
-      ],
+      options: labelledOptions({ sku: 'SKU', productId: 'Product ID', slug: 'Slug' }),
       default: 'sku',
     },
     {
@@ -203,7 +261,7 @@ export function productRef(this: IExecuteFunctions, i: number): ProductRef {
     if (typeof ref === 'string') throw new NodeOperationError(this.getNode(), ref, { itemIndex: i });
     return ref;
   }
-  const key = this.getNodeParameter('productKey', i) as 'sku' | 'productId' | 'slug';
+  const key = this.getNodeParameter('productKey', i) as ProductRefKind;
   if (key === 'productId') {
     const productId = this.getNodeParameter('productId', i) as number;
     if (!Number.isInteger(productId) || productId <= 0)
@@ -259,6 +317,16 @@ export const returnAllFields = (max: number): INodeProperties[] => [
   },
 ];
 
+/** Get Many's Filters: optional query fields, sent only when set. */
+export const filtersField = (options: INodeProperties[]): INodeProperties => ({
+  displayName: 'Filters',
+  name: 'filters',
+  type: 'collection',
+  placeholder: 'Add Filter',
+  default: {},
+  options,
+});
+
 export function maxItems(this: IExecuteFunctions, i: number): number | undefined {
   return (this.getNodeParameter('returnAll', i) as boolean)
     ? undefined
@@ -303,6 +371,28 @@ export async function collect<T>(
       );
   }
   return out;
+}
+
+/**
+ * Get Many for item `i`: its Filters and Return All / Limit, read through `list` a page of up to
+ * `pageMax` at a time (fewer when the limit is smaller), each item once by `keyOf`.
+ */
+export async function listItems<T>(
+  ctx: IExecuteFunctions,
+  i: number,
+  pageMax: number,
+  list: (query: IDataObject & { limit: number }) => PageIterator<T>,
+  keyOf: (item: T) => unknown,
+): Promise<T[]> {
+  const filters = compact(ctx.getNodeParameter('filters', i, {}) as IDataObject);
+  const max = maxItems.call(ctx, i);
+  const limit = Math.min(max ?? pageMax, pageMax);
+  return collect(ctx, i, list({ ...filters, limit }), keyOf, max);
+}
+
+/** Options from a label per value (in the labels' order): `{ id_desc: 'Newest ID First' }`. */
+export function labelledOptions(labels: Record<string, string>): INodePropertyOptions[] {
+  return Object.entries(labels).map(([value, name]) => ({ name, value }));
 }
 
 /** The core's enums, in their own order (version 1's option lists). */

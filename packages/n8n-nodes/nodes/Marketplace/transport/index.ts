@@ -21,6 +21,10 @@ import { resolveBaseUrl } from '../../../credentials/environments';
 
 export type CredentialType = 'marketplaceApi' | 'marketplaceOAuth2Api';
 
+/** The credential a node's Authentication value picks: OAuth2's, else (the default) the API key's. */
+export const credentialTypeOf = (authentication: unknown): CredentialType =>
+  authentication === 'oAuth2' ? 'marketplaceOAuth2Api' : 'marketplaceApi';
+
 /** Longest Retry-After the node waits for in one execution; beyond it the 429 is the item's error. */
 export const MAX_RETRY_AFTER_MS = 30_000;
 
@@ -137,9 +141,7 @@ function n8nAuth(identity: string): AuthProvider {
 }
 
 export async function createNodeClient(ctx: IExecuteFunctions): Promise<SellingClient> {
-  const authentication = ctx.getNodeParameter('authentication', 0, 'apiKey') as string;
-  const credentialType: CredentialType =
-    authentication === 'oAuth2' ? 'marketplaceOAuth2Api' : 'marketplaceApi';
+  const credentialType = credentialTypeOf(ctx.getNodeParameter('authentication', 0, 'apiKey'));
   const credentials = await ctx.getCredentials(credentialType);
   // One rule for every use of the credential (its test, OAuth URLs, these requests): an edited simulator
   // address counts here too.

@@ -12,6 +12,12 @@ import {
   type ILoadOptionsFunctions,
   type INode,
 } from 'n8n-workflow';
+import {
+  bulkWorkflowId,
+  DEFAULT_TASK_QUEUE,
+  shopDirectoryWorkflowId,
+  WORKFLOW_TYPES,
+} from '@selling-kit/temporal-workflows/contract';
 import { decodeValue, encodeValue, type JsonPayload } from './codec';
 import { tlsFailure, tlsProblem } from './tls';
 
@@ -32,10 +38,11 @@ interface HttpAnswer {
   body: unknown;
 }
 
-/** The worker's workflow ids and types (temporal-workflows: client.ts, workflows/). */
-export const jobWorkflowId = (jobId: string) => `bulk:${jobId}`;
-export const SHOP_DIRECTORY_WORKFLOW = 'shopDirectoryWorkflow';
-export const shopDirectoryWorkflowId = (taskQueue: string) => `shop-directory:${taskQueue}`;
+// The worker's workflow ids and types: the job contract (temporal-workflows' contract.ts, no runtime
+// import), bundled into the node by esbuild — still no runtime dependency.
+export const jobWorkflowId = bulkWorkflowId;
+export const SHOP_DIRECTORY_WORKFLOW = WORKFLOW_TYPES.shopDirectory;
+export { shopDirectoryWorkflowId };
 
 /** The credential's settings, the codec key (base64 of 32 bytes, or none) and the TLS fields checked. */
 export function temporalSettings(node: INode, credentials: ICredentialDataDecryptedObject): TemporalSettings {
@@ -48,7 +55,7 @@ export function temporalSettings(node: INode, credentials: ICredentialDataDecryp
   return {
     url: String(credentials.url).replace(/\/+$/, ''),
     namespace: String(credentials.namespace || 'default'),
-    taskQueue: String(credentials.taskQueue || 'selling-kit'),
+    taskQueue: String(credentials.taskQueue || DEFAULT_TASK_QUEUE),
     key,
     clientCertificate: !!String(credentials.clientCertificate ?? '').trim(),
   };

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { SellingClient } from '@selling-kit/api-client/client';
-import { productFields, productRef } from '../common';
+import { labelledOptions, productFields, productRef } from '../common';
 
 /** Live insights of the shop, or of one product. */
 export const description: INodeProperties[] = [
@@ -8,10 +8,7 @@ export const description: INodeProperties[] = [
     displayName: 'Of',
     name: 'scope',
     type: 'options',
-    options: [
-      { name: 'The Shop', value: 'shop' },
-      { name: 'A Product', value: 'product' },
-    ],
+    options: labelledOptions({ shop: 'The Shop', product: 'A Product' }),
     default: 'shop',
   },
   ...productFields.map((f) => ({

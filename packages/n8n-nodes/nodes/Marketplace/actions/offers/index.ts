@@ -1,32 +1,25 @@
-import type { INodeProperties } from 'n8n-workflow';
-import { forOperation, type OperationModule } from '../common';
+// The Offer resource: its operations (one file each, keyed by their Operation value) and its Operation
+// choice.
+import { resourceDescription, type OperationModule } from '../common';
 import * as send from './send';
 import * as setAutomatic from './setAutomatic';
 
 export const operations: Record<string, OperationModule> = { send, setAutomatic };
 
-export const description: INodeProperties[] = [
-  {
-    displayName: 'Operation',
-    name: 'operation',
-    type: 'options',
-    noDataExpression: true,
-    displayOptions: { show: { resource: ['offers'] } },
-    options: [
-      {
-        name: 'Send',
-        value: 'send',
-        action: 'Send an offer',
-        description: 'Send a manual offer to an interested buyer',
-      },
-      {
-        name: 'Set Automatic Offers',
-        value: 'setAutomatic',
-        action: 'Set automatic offers',
-        description: 'Set the auto-send and auto-negotiate offer prices and the discount price',
-      },
-    ],
-    default: 'send',
-  },
-  ...Object.entries(operations).flatMap(([name, op]) => forOperation('offers', name, op.description)),
-];
+export const description = resourceDescription('offers', operations, {
+  default: 'send',
+  options: [
+    {
+      name: 'Send',
+      value: 'send',
+      action: 'Send an offer',
+      description: 'Send a manual offer to an interested buyer',
+    },
+    {
+      name: 'Set Automatic Offers',
+      value: 'setAutomatic',
+      action: 'Set automatic offers',
+      description: 'Set the auto-send and auto-negotiate offer prices and the discount price',
+    },
+  ],
+});

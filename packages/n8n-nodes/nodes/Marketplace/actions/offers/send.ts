@@ -1,10 +1,9 @@
 // A manual offer to a user who showed interest (a like), in the product's currency, below its price.
 // Version 2 picks the product with the picker and the currency from the product's own (dynamic
 // options), defaulting to it.
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { SellingClient } from '@selling-kit/api-client/client';
+import type { INodeProperties } from 'n8n-workflow';
 import { DEFAULT_MIN_PERCENT_OFF, OFFER_LIFETIME_MS } from '@selling-kit/api-client/core';
-import { isV2, productFields, productRef } from '../common';
+import { isV2, productFields, productOperation } from '../common';
 
 const V1 = { show: { '@version': [1] } };
 const V2 = { show: { '@version': [{ _cnd: { gte: 2 } }] } };
@@ -50,12 +49,7 @@ export const description: INodeProperties[] = [
   },
 ];
 
-export async function execute(
-  this: IExecuteFunctions,
-  i: number,
-  client: SellingClient,
-): Promise<IDataObject> {
-  const ref = productRef.call(this, i);
+export const execute = productOperation(async function (ref, client, i) {
   const sizeId = this.getNodeParameter('sizeId', i, 0) as number;
   let currency = String(this.getNodeParameter('offerCurrency', i, '') ?? '').trim();
   if (!currency && isV2(this)) currency = (await client.products.get(ref)).price_currency;
@@ -67,4 +61,4 @@ export async function execute(
   };
   await client.offers.submit(ref, offer);
   return { ...ref, ...offer, sent: true };
-}
+});

@@ -1,7 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import type { PatchProductRequest, SellingClient } from '@selling-kit/api-client/client';
-import { compact, productFields, productRef } from '../common';
+import type { PatchProductRequest } from '@selling-kit/api-client/client';
+import { compact, productFields, productOperation } from '../common';
 
 /** Automatic offers and the discount price of a product, in one PATCH. */
 export const description: INodeProperties[] = [
@@ -38,15 +38,10 @@ export const description: INodeProperties[] = [
   },
 ];
 
-export async function execute(
-  this: IExecuteFunctions,
-  i: number,
-  client: SellingClient,
-): Promise<IDataObject> {
-  const ref = productRef.call(this, i);
+export const execute = productOperation(async function (ref, client, i) {
   const prices = compact(this.getNodeParameter('prices', i, {}) as IDataObject);
   if (Object.keys(prices).length === 0)
     throw new NodeOperationError(this.getNode(), 'Prices: add at least one price', { itemIndex: i });
   await client.products.patch(ref, prices as PatchProductRequest);
   return { ...ref, ...prices };
-}
+});

@@ -1,16 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { SellingClient } from '@selling-kit/api-client/client';
+// Get one order by its purchase ID.
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { orderOperation, purchaseIdField } from '../common';
 
-export const description: INodeProperties[] = [
-  { displayName: 'Purchase ID', name: 'purchaseId', type: 'string', required: true, default: '' },
-];
+export const description: INodeProperties[] = [purchaseIdField];
 
-export async function execute(
-  this: IExecuteFunctions,
-  i: number,
-  client: SellingClient,
-): Promise<IDataObject> {
-  return (await client.orders.get(
-    this.getNodeParameter('purchaseId', i) as string,
-  )) as unknown as IDataObject;
-}
+export const execute = orderOperation(
+  async (purchaseId, client) => (await client.orders.get(purchaseId)) as unknown as IDataObject,
+);

@@ -1,9 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { SellingClient } from '@selling-kit/api-client/client';
+// Record a parcel's shipment with its tracking numbers.
+import type { INodeProperties } from 'n8n-workflow';
+import { orderOperation, purchaseIdField } from '../common';
 
-/** Record a parcel's shipment with its tracking numbers. */
 export const description: INodeProperties[] = [
-  { displayName: 'Purchase ID', name: 'purchaseId', type: 'string', required: true, default: '' },
+  purchaseIdField,
   { displayName: 'Parcel ID', name: 'parcelId', type: 'string', required: true, default: '' },
   {
     displayName: 'Tracking Number',
@@ -16,12 +16,7 @@ export const description: INodeProperties[] = [
   { displayName: 'Carrier', name: 'carrier', type: 'string', required: true, default: '' },
 ];
 
-export async function execute(
-  this: IExecuteFunctions,
-  i: number,
-  client: SellingClient,
-): Promise<IDataObject> {
-  const purchaseId = this.getNodeParameter('purchaseId', i) as string;
+export const execute = orderOperation(async function (purchaseId, client, i) {
   const parcelId = this.getNodeParameter('parcelId', i) as string;
   const body = {
     tracking_number: this.getNodeParameter('trackingNumber', i) as string,
@@ -29,4 +24,4 @@ export async function execute(
   };
   await client.orders.markParcelShipped(purchaseId, parcelId, body);
   return { purchaseId, parcelId, ...body, shipped: true };
-}
+});

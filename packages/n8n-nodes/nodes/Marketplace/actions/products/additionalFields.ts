@@ -7,6 +7,7 @@ import {
   type IExecuteFunctions,
   type INodeProperties,
 } from 'n8n-workflow';
+import { labelledOptions } from '../common';
 import { AGE_OPTIONS, COLOUR_OPTIONS, SOURCE_OPTIONS, STYLE_OPTIONS } from './formOptions';
 import { label } from './labels';
 
@@ -116,10 +117,7 @@ export const additionalFields: INodeProperties = {
               displayName: 'Paid By',
               name: 'payer',
               type: 'options',
-              options: [
-                { name: 'Buyer', value: 'buyer' },
-                { name: 'Seller', value: 'seller' },
-              ],
+              options: labelledOptions({ buyer: 'Buyer', seller: 'Seller' }),
               default: 'buyer',
             },
             {

@@ -1,8 +1,7 @@
 // Delete a product (idempotent). With the flag, a product with active offers is kept and the item
 // fails (409).
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { SellingClient } from '@selling-kit/api-client/client';
-import { productFields, productRef } from '../common';
+import type { INodeProperties } from 'n8n-workflow';
+import { productFields, productOperation } from '../common';
 
 export const description: INodeProperties[] = [
   ...productFields,
@@ -15,14 +14,9 @@ export const description: INodeProperties[] = [
   },
 ];
 
-export async function execute(
-  this: IExecuteFunctions,
-  i: number,
-  client: SellingClient,
-): Promise<IDataObject> {
-  const ref = productRef.call(this, i);
+export const execute = productOperation(async function (ref, client, i) {
   await client.products.delete(ref, {
     failIfActiveOffers: this.getNodeParameter('failIfActiveOffers', i, false) as boolean,
   });
   return { ...ref, deleted: true };
-}
+});

@@ -1,9 +1,26 @@
 // Get Many products: a limit or every page, with filters. Version 2 returns each product with its
 // URL and status word, or (Simplify, the default) only the fields a workflow usually needs.
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { PRODUCTS_PAGE_MAX, type SellingClient } from '@selling-kit/api-client/client';
-import { collect, compact, isV2, maxItems, returnAllFields } from '../common';
+import {
+  PRODUCTS_PAGE_MAX,
+  type ProductSortBy,
+  type ProductStateFilter,
+  type SellingClient,
+} from '@selling-kit/api-client/client';
+import { filtersField, isV2, labelledOptions, listItems, returnAllFields } from '../common';
 import { productOutput, simplifiedProduct } from './output';
+
+/** The list's sort orders and state filters: every value the core's query schema takes, labelled. */
+const SORT_LABELS: Record<ProductSortBy, string> = {
+  id_desc: 'Newest ID First',
+  id_asc: 'Oldest ID First',
+  created_date_desc: 'Newest Created First',
+};
+const STATE_LABELS: Record<ProductStateFilter, string> = {
+  all: 'All',
+  selling: 'Selling',
+  sold: 'Sold',
+};
 
 export const description: INodeProperties[] = [
   ...returnAllFields(1000),
@@ -16,39 +33,24 @@ export const description: INodeProperties[] = [
     hint: 'Simplified: ID, SKU, slug, URL, status, description, price, currency, quantity, brand, boosted, updated',
     displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
   },
-  {
-    displayName: 'Filters',
-    name: 'filters',
-    type: 'collection',
-    placeholder: 'Add Filter',
-    default: {},
-    options: [
-      { displayName: 'Created After', name: 'from_created_date', type: 'dateTime', default: '' },
-      { displayName: 'Created Before', name: 'to_created_date', type: 'dateTime', default: '' },
-      {
-        displayName: 'Sort By',
-        name: 'sort_by',
-        type: 'options',
-        options: [
-          { name: 'Newest ID First', value: 'id_desc' },
-          { name: 'Oldest ID First', value: 'id_asc' },
-          { name: 'Newest Created First', value: 'created_date_desc' },
-        ],
-        default: 'id_desc',
-      },
-      {
-        displayName: 'State',
-        name: 'state',
-        type: 'options',
-        options: [
-          { name: 'All', value: 'all' },
-          { name: 'Selling', value: 'selling' },
-          { name: 'Sold', value: 'sold' },
-        ],
-        default: 'selling',
-      },
-    ],
-  },
+  filtersField([
+    { displayName: 'Created After', name: 'from_created_date', type: 'dateTime', default: '' },
+    { displayName: 'Created Before', name: 'to_created_date', type: 'dateTime', default: '' },
+    {
+      displayName: 'Sort By',
+      name: 'sort_by',
+      type: 'options',
+      options: labelledOptions(SORT_LABELS),
+      default: 'id_desc',
+    },
+    {
+      displayName: 'State',
+      name: 'state',
+      type: 'options',
+      options: labelledOptions(STATE_LABELS),
+      default: 'selling',
+    },
+  ]),
 ];
 
 export async function execute(
@@ -56,15 +58,12 @@ export async function execute(
   i: number,
   client: SellingClient,
 ): Promise<IDataObject[]> {
-  const filters = compact(this.getNodeParameter('filters', i, {}) as IDataObject);
-  const max = maxItems.call(this, i);
-  const limit = Math.min(max ?? PRODUCTS_PAGE_MAX, PRODUCTS_PAGE_MAX);
-  const products = await collect(
+  const products = await listItems(
     this,
     i,
-    client.products.list({ ...filters, limit }),
+    PRODUCTS_PAGE_MAX,
+    (query) => client.products.list(query),
     (p) => p.product_id,
-    max,
   );
   if (!isV2(this)) return products as unknown as IDataObject[];
   const simplify = this.getNodeParameter('simplify', i, true) as boolean;

@@ -1,20 +1,14 @@
 // Mark as sold: a sale made elsewhere. Version 2 reads the status first and calls the service only
 // for a product on sale (the spec: "only when the listing is completely sold"), so a second run is a
 // visible no-op: the product, its status, and `changed: false`.
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { ProductStatus } from '@selling-kit/api-client/core';
-import type { SellingClient } from '@selling-kit/api-client/client';
-import { isV2, productFields, productRef } from '../common';
+import { isV2, productFields, productOperation } from '../common';
 import { productOutput, statusWord } from './output';
 
 export const description: INodeProperties[] = [...productFields];
 
-export async function execute(
-  this: IExecuteFunctions,
-  i: number,
-  client: SellingClient,
-): Promise<IDataObject> {
-  const ref = productRef.call(this, i);
+export const execute = productOperation(async function (ref, client) {
   if (!isV2(this)) {
     await client.products.markAsSold(ref);
     return { ...ref, sold: true };
@@ -31,4 +25,4 @@ export async function execute(
     changed: after.status !== before.status,
     previous_status: statusWord(before.status),
   };
-}
+});

@@ -1,8 +1,8 @@
 // Partial update (PATCH) of a product on sale: only the fields given change. Version 2 returns the
 // product as it now is, with its URL and status.
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { PatchProductRequest, SellingClient } from '@selling-kit/api-client/client';
-import { compact, isV2, jsonObject, productFields, productRef } from '../common';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { PatchProductRequest } from '@selling-kit/api-client/client';
+import { compact, isV2, jsonObject, productFields, productOperation } from '../common';
 import { productOutput } from './output';
 
 export const description: INodeProperties[] = [
@@ -41,12 +41,7 @@ export const description: INodeProperties[] = [
   },
 ];
 
-export async function execute(
-  this: IExecuteFunctions,
-  i: number,
-  client: SellingClient,
-): Promise<IDataObject> {
-  const ref = productRef.call(this, i);
+export const execute = productOperation(async function (ref, client, i) {
   const body = {
     ...compact(this.getNodeParameter('updateFields', i, {}) as IDataObject),
     ...jsonObject.call(this, 'additionalFields', 'Additional Fields (JSON)', i),
@@ -54,4 +49,4 @@ export async function execute(
   await client.products.patch(ref, body);
   if (!isV2(this)) return { ...ref, patched: Object.keys(body) };
   return { ...productOutput(await client.products.get(ref)), patched: Object.keys(body) };
-}
+});

@@ -1,9 +1,8 @@
 // Set the quantity of a product (PATCH quantity; a sold product goes back on sale); version 2
 // returns the product as it now is.
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { SellingClient } from '@selling-kit/api-client/client';
-import { isV2, productFields, productRef } from '../common';
-import { productOutput } from './output';
+import type { INodeProperties } from 'n8n-workflow';
+import { productFields } from '../common';
+import { productChange } from './productChange';
 
 export const description: INodeProperties[] = [
   ...productFields,
@@ -17,13 +16,8 @@ export const description: INodeProperties[] = [
   },
 ];
 
-export async function execute(
-  this: IExecuteFunctions,
-  i: number,
-  client: SellingClient,
-): Promise<IDataObject> {
-  const ref = productRef.call(this, i);
+export const execute = productChange(async function (ref, client, i) {
   const quantity = this.getNodeParameter('quantity', i) as number;
   await client.products.restock(ref, quantity);
-  return isV2(this) ? productOutput(await client.products.get(ref)) : { ...ref, quantity };
-}
+  return { quantity };
+});

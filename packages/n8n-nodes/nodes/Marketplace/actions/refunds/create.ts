@@ -1,10 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import type { RefundOrderRequest, SellingClient } from '@selling-kit/api-client/client';
-import { compact } from '../common';
+// Refund an order: items and/or shipping, within what was paid.
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { RefundOrderRequest } from '@selling-kit/api-client/client';
+import { compact, orderOperation, purchaseIdField } from '../common';
 
-/** Refund an order: items and/or shipping, within what was paid. */
 export const description: INodeProperties[] = [
-  { displayName: 'Purchase ID', name: 'purchaseId', type: 'string', required: true, default: '' },
+  purchaseIdField,
   {
     displayName: 'Refund',
     name: 'refund',
@@ -31,13 +31,8 @@ export const description: INodeProperties[] = [
   },
 ];
 
-export async function execute(
-  this: IExecuteFunctions,
-  i: number,
-  client: SellingClient,
-): Promise<IDataObject> {
-  const purchaseId = this.getNodeParameter('purchaseId', i) as string;
+export const execute = orderOperation(async function (purchaseId, client, i) {
   const body = compact(this.getNodeParameter('refund', i, {}) as IDataObject) as RefundOrderRequest;
   await client.refunds.create(purchaseId, body);
   return { purchaseId, ...body, refunded: true };
-}
+});

@@ -1,0 +1,38 @@
+// Entity workflows as activities reach them: long-lived workflows with one id per thing (a shop's lane,
+// an OAuth app's budget, a seller's auth), asked by update. Every ask is an update-with-start: the entity
+// starts on first use with the input given here (a running one is used as it is), and a run handing over
+// to the next by continue-as-new is retried by the client onto the new run.
+import {
+  WithStartWorkflowOperation,
+  type Client,
+  type Workflow,
+  type WorkflowStartOptions,
+} from '@temporalio/client';
+import type { UpdateDefinition } from '@temporalio/common';
+
+/** An entity: its workflow, and its id, task queue and the input it starts with when it does not run. */
+export interface Entity<T extends Workflow> {
+  workflow: T;
+  start: WorkflowStartOptions<T>;
+}
+
+/**
+ * Sends `update` to the entity, starting it first when it does not run, and answers the update's
+ * result. `updateId` makes a repeated call (a retried activity) count once.
+ */
+export function startOrUpdate<T extends Workflow, R, A extends unknown[]>(
+  temporal: Client,
+  entity: Entity<T>,
+  update: UpdateDefinition<R, A>,
+  args: A,
+  updateId?: string,
+): Promise<R> {
+  return temporal.workflow.executeUpdateWithStart(update, {
+    args,
+    updateId,
+    startWorkflowOperation: new WithStartWorkflowOperation(entity.workflow, {
+      ...entity.start,
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    }),
+  });
+}

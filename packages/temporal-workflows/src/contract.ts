@@ -1,0 +1,181 @@
+// The job contract: every name a client, a worker, the CLI and the n8n Bulk Job node must agree on — the
+// task queue, workflow ids, workflow type names, query / signal / update names, search-attribute names and
+// the bulk operations with their CLI spellings. Plain data and pure functions with no runtime import
+// (type imports only), so workflow code, client code and the bundled n8n node all read the same strings.
+// Every value here is fixed: recorded histories, running jobs and the replay tests depend on it.
+import type { BulkOperation, ItemRef } from './types.ts';
+
+/** The task queue a worker serves and a client starts jobs on, unless one is named. */
+export const DEFAULT_TASK_QUEUE = 'selling-kit';
+export const TASK_QUEUE = DEFAULT_TASK_QUEUE;
+
+// --- Workflow ids ---
+
+const BULK_PREFIX = 'bulk:';
+/** A bulk job (one shop, or the parent of a many-shop job): `bulk:<jobId>`. */
+export const bulkWorkflowId = (jobId: string) => `${BULK_PREFIX}${jobId}`;
+/** A many-shop job's id for one shop's part (its child job and its report): `<jobId>/<shopId>`. */
+export const shopJobId = (jobId: string, shopId: string) => `${jobId}/${shopId}`;
+/** A many-shop job's child for one shop: `bulk:<jobId>/<shopId>`. */
+export const shopWorkflowId = (jobId: string, shopId: string) => bulkWorkflowId(shopJobId(jobId, shopId));
+/** The job id of a bulk job's workflow id, or undefined for other workflows and for per-shop children. */
+export const jobIdOfWorkflowId = (workflowId: string): string | undefined =>
+  workflowId.startsWith(BULK_PREFIX) && !workflowId.includes('/')
+    ? workflowId.slice(BULK_PREFIX.length)
+    : undefined;
+
+/**
+ * One shop's pacing lane for one rate group. Per task queue: a lane is served by the workers of its
+ * queue, so a gone deployment's lane never blocks another (lanes before 0.3: `lane:<shopId>:<group>`).
+ */
+export const laneWorkflowId = (taskQueue: string, shopId: string, group: string) =>
+  `lane:${taskQueue}:${shopId}:${group}`;
+/** The app-wide budget shared by an OAuth app's shops, per task queue like the lanes. */
+export const appBudgetWorkflowId = (taskQueue: string, appId: string) => `app-budget:${taskQueue}:${appId}`;
+/** A sale elsewhere for one listing: a repeated call joins the one in flight. */
+export const saleWorkflowId = (shopId: string, ref: ItemRef) =>
+  `sale:${shopId}:${'sku' in ref ? `sku:${ref.sku}` : 'productId' in ref ? `id:${ref.productId}` : `slug:${ref.slug}`}`;
+/** A seller's OAuth tokens, refreshed by one workflow per seller. */
+export const sellerAuthWorkflowId = (sellerId: string) => `auth:${sellerId}`;
+/** The shops a worker's deployment serves, per task queue. */
+export const shopDirectoryWorkflowId = (taskQueue: string) => `shop-directory:${taskQueue}`;
+/** Delist-on-sale for one purchase: the same purchase is delisted once. */
+export const delistWorkflowId = (sourceShopId: string, purchaseId: string) =>
+  `delist:${sourceShopId}:${purchaseId}`;
+/** Offers to the likers of one listing. */
+export const likerOffersWorkflowId = (shopId: string, productId: number) => `offers:${shopId}:${productId}`;
+/** A scheduled feed sync's runs: the prefix every run's id starts with (Temporal appends the time). */
+export const feedSyncWorkflowId = (scheduleId: string) => `feed-sync:${scheduleId}`;
+/** A scheduled order reconciliation's runs. */
+export const reconcileWorkflowId = (scheduleId: string) => `reconcile:${scheduleId}`;
+/** A scheduled sales reconciliation's runs. */
+export const reconcileSalesWorkflowId = (scheduleId: string) => `reconcile-sales:${scheduleId}`;
+
+// --- Workflow type names (the exported workflow functions' names) ---
+
+export const WORKFLOW_TYPES = {
+  bulkListing: 'bulkListingWorkflow',
+  multiShopJob: 'multiShopJobWorkflow',
+  sale: 'saleWorkflow',
+  reconcileOrders: 'reconcileOrdersWorkflow',
+  sellerAuth: 'sellerAuthWorkflow',
+  shopLane: 'shopLaneWorkflow',
+  appBudget: 'appBudgetWorkflow',
+  shopDirectory: 'shopDirectoryWorkflow',
+  delistOnSale: 'delistOnSaleWorkflow',
+  reconcileSales: 'reconcileSalesWorkflow',
+  likerOffers: 'likerOffersWorkflow',
+} as const;
+
+/** The workflow types that are bulk jobs, as a Temporal list filter (`selling-kit jobs`). */
+export const BULK_JOB_TYPES_QUERY = `WorkflowType = '${WORKFLOW_TYPES.bulkListing}' OR WorkflowType = '${WORKFLOW_TYPES.multiShopJob}'`;
+
+// --- Message names ---
+
+/** Bulk jobs (bulk-listing.ts, multi-shop.ts). */
+export const JOB_MESSAGES = {
+  progressQuery: 'progress',
+  pauseSignal: 'pause',
+  resumeSignal: 'resume',
+  cancelSignal: 'cancel',
+  pauseUpdate: 'pauseJob',
+  resumeUpdate: 'resumeJob',
+  cancelUpdate: 'cancelJob',
+  /** A many-shop job's child reports its end to the parent. */
+  shopDoneSignal: 'shopDone',
+} as const;
+
+/** Shop lanes (shop-lane.ts). */
+export const LANE_MESSAGES = { acquireUpdate: 'acquire', capUpdate: 'cap', ringQuery: 'ring' } as const;
+/** App budgets (app-budget.ts). */
+export const APP_BUDGET_MESSAGES = {
+  leaseUpdate: 'lease',
+  /** One worker's batch of lease requests (0.3). */
+  leasesUpdate: 'leases',
+  budgetQuery: 'budget',
+} as const;
+/** Seller auth (seller-auth.ts). */
+export const SELLER_AUTH_MESSAGES = {
+  authStateQuery: 'authState',
+  refreshUpdate: 'refresh',
+  reconnectUpdate: 'reconnect',
+} as const;
+/** Offers to likers (offers-to-likers.ts). */
+export const LIKER_OFFERS_MESSAGES = { likeSignal: 'like', stateQuery: 'likerOffersState' } as const;
+
+// --- Search attributes (all Keyword) ---
+
+export const SEARCH_ATTRIBUTE_NAMES = {
+  shop: 'SellingKitShop',
+  jobId: 'SellingKitJobId',
+  operation: 'SellingKitOperation',
+} as const;
+
+/** Flags for `temporal server start-dev` that register the attributes. */
+export const SEARCH_ATTRIBUTE_FLAGS = Object.values(SEARCH_ATTRIBUTE_NAMES).flatMap((name) => [
+  '--search-attribute',
+  `${name}=Keyword`,
+]);
+
+// --- Bulk operations ---
+
+/** The CLI's operation names (kebab-case, as typed) → the workflow's. */
+export const BULK_OPERATIONS = {
+  create: 'create',
+  upsert: 'upsert',
+  update: 'update',
+  patch: 'patch',
+  delete: 'delete',
+  'mark-sold': 'mark_as_sold',
+} as const satisfies Record<string, BulkOperation>;
+export type CliOperation = keyof typeof BULK_OPERATIONS;
+
+// --- Inline feeds (a feed's text carried in the job's start payload: the n8n node, any client) ---
+// Temporal refuses a payload above 2 MiB and a gRPC message above 4 MiB, and an inline feed travels
+// more than once through a job's history (start event, snapshot activity, each run after a
+// continue-as-new), and a many-shop job's children each carry it in their start commands.
+
+/** The most an inline feed's text may hold, in UTF-8 bytes. */
+export const INLINE_FEED_MAX_BYTES = 1024 * 1024;
+/**
+ * The most it may take once JSON-encoded in the payload (quotes, backslashes and control characters are
+ * escaped: an NDJSON feed grows by a fifth or more, control characters six-fold).
+ */
+export const INLINE_FEED_MAX_ENCODED_BYTES = 1.5 * 1024 * 1024;
+/** What one workflow task of a many-shop job may start at once, in feed bytes (each child carries it). */
+export const INLINE_START_BUDGET_BYTES = 3 * 1024 * 1024;
+/** Shops a many-shop job runs at once unless told otherwise. */
+export const DEFAULT_MAX_CONCURRENT_SHOPS = 100;
+
+/** UTF-8 length of a string (no TextEncoder: workflow code uses this too). */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      bytes += 4; // a surrogate pair: one 4-byte character
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/** An inline feed's size as it travels: its text JSON-encoded, in UTF-8 bytes. */
+export const inlineFeedBytes = (content: string): number => utf8Length(JSON.stringify(content));
+
+/** Why an inline feed cannot go with a job (both limits named), or undefined when it fits. */
+export function inlineFeedProblem(content: string): string | undefined {
+  const raw = utf8Length(content);
+  if (raw > INLINE_FEED_MAX_BYTES)
+    return `an inline feed holds at most ${INLINE_FEED_MAX_BYTES} bytes (1 MiB) and this one has ${raw}: give the worker a file path or URL instead`;
+  const encoded = inlineFeedBytes(content);
+  if (encoded > INLINE_FEED_MAX_ENCODED_BYTES)
+    return `an inline feed takes at most ${INLINE_FEED_MAX_ENCODED_BYTES} bytes (1.5 MiB) JSON-encoded in the job's payload and this one takes ${encoded} (quotes and control characters are escaped): give the worker a file path or URL instead`;
+  return undefined;
+}
+
+/** Shops a many-shop job with an inline feed of `encodedBytes` may start at once (at least one). */
+export const concurrentShops = (encodedBytes: number, asked = DEFAULT_MAX_CONCURRENT_SHOPS): number =>
+  Math.max(1, Math.min(asked, Math.floor(INLINE_START_BUDGET_BYTES / Math.max(encodedBytes, 1))));

@@ -1,0 +1,7 @@
+// `@selling-kit/temporal-workflows/worker`: what runs a worker — createWorker and the workflow bundle,
+// the worker's settings from its environment, the metrics runtime. Apart from the main entry so that a
+// client (starting or controlling a job, the CLI's other commands, tests) never loads
+// @temporalio/worker and its native core.
+export * from './worker.ts';
+export * from './worker-env.ts';
+export * from './metrics.ts';

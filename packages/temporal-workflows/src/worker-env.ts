@@ -1,0 +1,92 @@
+// The worker's settings from its environment: one reader for `node src/worker-main.ts` (compose, the
+// variables listed there) and `selling-kit worker` (whose flags win over the same variables). Also the
+// worker's view of credentials.json, read again when it changes.
+import { statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { codecEnabled } from './codec.ts';
+import { CredentialsFileError, readCredentialsFile } from './credentials-file.ts';
+import { METRICS_ADDRESS_ENV } from './metrics.ts';
+import { TUNING_ENV, workerTuning, type WorkerTuning } from './worker-tuning.ts';
+import type { Credential, CredentialStore, ShopNames } from './activities/index.ts';
+
+type TuningKey = keyof typeof TUNING_ENV;
+
+/** Settings given on a command line instead: each with the flag's name, for messages that name it. */
+export interface WorkerFlags {
+  tuning?: Partial<Record<TuningKey, { value: string | undefined; name: string }>>;
+  metricsAddress?: string;
+}
+
+export interface WorkerEnvironment {
+  /** SELLING_KIT_TASK_QUEUE; unset: the contract's DEFAULT_TASK_QUEUE. */
+  taskQueue?: string;
+  /** SELLING_KIT_CREDENTIALS: the API keys of direct partners (credentials.json). */
+  credentialsFile?: string;
+  /** SELLING_KIT_TOKEN_STORE: a sealed file or a postgres:// URL (token-store-open.ts). */
+  tokenStore?: string;
+  /** SELLING_KIT_CODEC: payload encryption, on unless turned off (codec.ts CODEC_DEFAULT). */
+  codec: boolean;
+  /** SELLING_KIT_KEY_FILE, default ~/.selling-kit/codec.key (read when SELLING_KIT_CODEC_KEY is empty). */
+  keyFile: string;
+  /** The flag, else SELLING_KIT_METRICS_ADDRESS: host:port of the Prometheus endpoint; off when unset. */
+  metricsAddress?: string;
+  /**
+   * Flags, else TUNING_ENV. A function: a bad value throws TuningError naming the flag or variable, when
+   * the caller reaches that check.
+   */
+  tuning(): WorkerTuning;
+}
+
+export function workerEnvironment(
+  env: NodeJS.ProcessEnv = process.env,
+  flags: WorkerFlags = {},
+): WorkerEnvironment {
+  const tuning = () => {
+    const values: Partial<Record<TuningKey, string | undefined>> = {};
+    const names: Partial<Record<TuningKey, string>> = {};
+    for (const key of Object.keys(TUNING_ENV) as TuningKey[]) {
+      const flag = flags.tuning?.[key];
+      const fromFlag = flag !== undefined && flag.value !== undefined;
+      values[key] = fromFlag ? flag.value : env[TUNING_ENV[key]];
+      names[key] = fromFlag ? flag.name : TUNING_ENV[key];
+    }
+    return workerTuning(values, names);
+  };
+  return {
+    taskQueue: env.SELLING_KIT_TASK_QUEUE || undefined,
+    credentialsFile: env.SELLING_KIT_CREDENTIALS || undefined,
+    tokenStore: env.SELLING_KIT_TOKEN_STORE || undefined,
+    codec: codecEnabled(env.SELLING_KIT_CODEC),
+    keyFile: env.SELLING_KIT_KEY_FILE || join(homedir(), '.selling-kit', 'codec.key'),
+    metricsAddress: flags.metricsAddress ?? (env[METRICS_ADDRESS_ENV]?.trim() || undefined),
+    tuning,
+  };
+}
+
+/**
+ * credentials.json, read again when its modification time changes (a rotated key, a new shop), and
+ * its shop names for the shop directory (names only: clients never see a key). A missing or broken
+ * file throws now; a later broken copy is reported through `warn` and the last good one stays in use.
+ */
+export function watchedCredentialsFile(
+  path: string,
+  warn: (message: string) => void = console.error,
+): { store: CredentialStore; names: ShopNames } {
+  let cache: { mtimeMs: number; shops: Record<string, Credential> } | undefined;
+  const read = () => {
+    const mtimeMs = statSync(path).mtimeMs;
+    if (cache?.mtimeMs === mtimeMs) return cache.shops;
+    try {
+      cache = { mtimeMs, shops: readCredentialsFile(path) };
+    } catch (e) {
+      if (!cache) throw e;
+      const kind = e instanceof CredentialsFileError ? e.kind : (e as Error).name;
+      warn(`${path} changed but is not valid JSON (${kind}): keeping the last good copy`);
+      cache = { ...cache, mtimeMs };
+    }
+    return cache.shops;
+  };
+  read(); // a missing or broken file stops the worker at start
+  return { store: (ref) => read()[ref], names: () => Object.keys(read()) };
+}
