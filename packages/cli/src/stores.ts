@@ -34,7 +34,12 @@ export function readShops(config: CliConfig): Record<string, ShopCredential> {
   } catch (e) {
     // The message names the file, never its content.
     if (e instanceof CredentialsFileError) throw new CliError('bad_credentials_file', e.message, EXIT.usage);
-    throw e;
+    // Unreadable (permissions, a folder): the same usage error, naming the file and the cause, never content.
+    throw new CliError(
+      'bad_credentials_file',
+      `${config.credentialsFile} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).name})`,
+      EXIT.usage,
+    );
   }
 }
 

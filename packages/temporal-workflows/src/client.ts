@@ -19,7 +19,9 @@ import { shopsProblem, sumProgress } from './workflows/multi-shop.ts';
 import {
   bulkWorkflowId,
   DEFAULT_TASK_QUEUE,
+  inlineFeedBytes,
   inlineFeedProblem,
+  INLINE_FEED_MAX_ENCODED_BYTES,
   saleWorkflowId,
   sellerAuthWorkflowId,
   shopWorkflowId,
@@ -43,6 +45,12 @@ export async function startBulkJob(
     const problem = feed?.content === undefined ? undefined : inlineFeedProblem(feed.content);
     if (problem) throw new Error(`${feed!.path}: ${problem}`);
   }
+  // Several inline feeds travel in one start payload (and in every run's input after a continue-as-new).
+  const together = feeds.reduce((n, f) => n + (f?.content === undefined ? 0 : inlineFeedBytes(f.content)), 0);
+  if (together > INLINE_FEED_MAX_ENCODED_BYTES)
+    throw new Error(
+      `the job's inline feeds take ${together} bytes together, JSON-encoded, and one job's input carries at most ${INLINE_FEED_MAX_ENCODED_BYTES} (1.5 MiB): give the worker file paths or URLs, or start a job per shop`,
+    );
   if ('shops' in input) {
     if (!input.feed && input.shops.some((s) => !s.feed))
       throw new Error('a many-shop job needs `feed`, or a `feed` on every shop');

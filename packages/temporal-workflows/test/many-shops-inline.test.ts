@@ -61,6 +61,34 @@ describe('inline feeds at the limits', () => {
     );
   });
 
+  it('several inline feeds too large together for one job’s input are refused before it starts', async () => {
+    const [a, b] = [env.shop('ib-two-a'), env.shop('ib-two-b')];
+    const jobId = `inline-two-${randomUUID()}`;
+    // Each 0.8 MiB feed fits on its own; the two of them in one start payload do not.
+    const content = [HEADER, row('IB-T').replace('Vintage tee 0', 'x'.repeat(800 * 1024))].join('\n');
+    await expect(
+      startBulkJob(
+        env.client,
+        {
+          jobId,
+          shops: [a, b].map((s) => ({
+            shopId: s.shopId,
+            credentialRef: s.ref,
+            feed: { path: `${s.ref}.csv`, format: 'csv' as const, content },
+          })),
+          operation: 'create',
+          reportDir: env.dir,
+        },
+        env.taskQueue,
+      ),
+    ).rejects.toThrow(
+      /^the job's inline feeds take \d+ bytes together, JSON-encoded, and one job's input carries at most 1572864/,
+    );
+    await expect(env.client.workflow.getHandle(bulkWorkflowId(jobId)).describe()).rejects.toBeInstanceOf(
+      WorkflowNotFoundError,
+    );
+  });
+
   it('six shops sharing a 0.9 MiB inline feed start three at a time and all finish', async () => {
     const shops = Array.from({ length: 6 }, (_, i) => env.shop(`ib-${i}`));
     // Three listings, and a fourth whose description (0.9 MiB) is far above the 1,000 characters allowed:
