@@ -2,6 +2,7 @@
 import type { Client } from '@temporalio/client';
 import type { CredentialStore, TokenStore } from './clients.ts';
 import type { createClientCache } from './clients.ts';
+import type { JobStore } from '../stores/job-store.ts';
 
 export interface ActivityDeps {
   credentials: CredentialStore;
@@ -9,6 +10,8 @@ export interface ActivityDeps {
   temporal?: Client;
   /** Task queue the entity workflows run on (the worker's). */
   taskQueue?: string;
+  /** Jobs' snapshots and outcomes: one store every worker of the deployment opens (stores/job-store.ts). */
+  jobStore: JobStore;
   /** OAuth tokens of connected sellers (cross-listers). */
   tokens?: TokenStore;
   /** Receives the activities' clean-up (HTTP connection pools), run by the worker's close(). */
