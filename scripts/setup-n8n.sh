@@ -13,7 +13,19 @@
 # shellcheck source=scripts/setup-lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/setup-lib.sh"
 
+# One install at a time: set-ups run side by side (parallel test runs on one machine) would otherwise
+# reinstall n8n and rebuild sqlite3 over each other's half-built files.
 _n8n_main() {
+  local cache="${SELLING_KIT_CACHE:-$HOME/.cache/selling-kit}" lockfd rc=0
+  mkdir -p "$cache"
+  exec {lockfd}>"$cache/n8n.lock"
+  flock "$lockfd"
+  _n8n_install || rc=$?
+  exec {lockfd}>&-
+  return "$rc"
+}
+
+_n8n_install() {
   local version="${SELLING_KIT_N8N_VERSION:-2.40.7}"
   local cache="${SELLING_KIT_CACHE:-$HOME/.cache/selling-kit}"
   local node_version="${SELLING_KIT_NODE_VERSION:-24.9.0}"

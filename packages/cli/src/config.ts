@@ -42,8 +42,16 @@ export interface CliConfig {
   temporal(): TemporalConnectionConfig;
   /** SELLING_KIT_TASK_QUEUE, default DEFAULT_TASK_QUEUE ("selling-kit", the job contract's). */
   taskQueue: string;
-  /** SELLING_KIT_REPORT_DIR, default <home>/reports. Read by the CLI, written by the worker. */
+  /**
+   * SELLING_KIT_REPORT_DIR, default <home>/reports: where the CLI exports jobs' reports (NDJSON, one line
+   * per item). The worker keeps them in its job store (`jobStore`); nothing of the worker's disk is read.
+   */
   reportDir: string;
+  /**
+   * SELLING_KIT_JOB_STORE (environment only: a postgres:// URL may hold a password), default <home>/jobs:
+   * the job store of the worker this CLI runs (`worker`, `dev`); every worker of a deployment opens the same.
+   */
+  jobStore: string;
   /** SELLING_KIT_CREDENTIALS, default <home>/credentials.json: shop → { baseUrl, apiKey }. */
   credentialsFile: string;
   /** SELLING_KIT_TOKEN_STORE, default <home>/tokens.sealed: connected sellers' OAuth tokens. */
@@ -140,6 +148,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     temporal: () => load(true),
     taskQueue: pick(flags.taskQueue, 'SELLING_KIT_TASK_QUEUE', 'taskQueue', DEFAULT_TASK_QUEUE),
     reportDir: resolve(pick(undefined, 'SELLING_KIT_REPORT_DIR', 'reportDir', join(home, 'reports'))),
+    jobStore: env.SELLING_KIT_JOB_STORE?.trim() || join(home, 'jobs'),
     credentialsFile: resolve(
       pick(undefined, 'SELLING_KIT_CREDENTIALS', 'credentialsFile', join(home, 'credentials.json')),
     ),

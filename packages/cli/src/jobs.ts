@@ -7,13 +7,11 @@ import {
   BULK_OPERATIONS,
   bulkWorkflowId,
   checkFeedFile,
-  readReport,
+  emptyReportCounts,
   redactSource,
-  reportPath,
   type BulkOperation,
   type BulkProgress,
   type FeedRef,
-  type ItemResult,
 } from '@selling-kit/temporal-workflows';
 import type { CliConfig } from './config.ts';
 import { CliError, EXIT } from './errors.ts';
@@ -27,6 +25,7 @@ import {
   type JobView,
 } from './job-progress.ts';
 import { duration, type Output } from './output.ts';
+import { exportPathOf, getReport, reportSoFar } from './report.ts';
 
 /** The CLI's operation names (kebab-case, as typed) → the workflow's: the job contract's BULK_OPERATIONS. */
 export const OPERATIONS: Readonly<Record<string, BulkOperation>> = BULK_OPERATIONS;
@@ -96,6 +95,7 @@ export interface JobSummary {
   cancelled: number;
   /** Creates in doubt when the job was cancelled: they may or may not exist (see the report). */
   unknown: number;
+  /** The report's export: `<report folder>/<job>.ndjson`, or a many-shop job's folder of one file per shop. */
   report: string;
   ui: string;
 }
@@ -104,25 +104,33 @@ export function jobUiUrl(config: CliConfig, jobId: string): string {
   return `${config.uiUrl}/namespaces/${config.namespace}/workflows/${encodeURIComponent(bulkWorkflowId(jobId))}`;
 }
 
-type Counts = Record<ItemResult['status'], number>;
-
-async function reportCounts(config: CliConfig, jobId: string): Promise<{ lines: number; counts: Counts }> {
-  const items = await readReport(config.reportDir, jobId);
-  const counts: Counts = { ok: 0, failed: 0, invalid: 0, cancelled: 0, unknown: 0 };
-  for (const i of items) counts[i.status] = (counts[i.status] ?? 0) + 1;
-  return { lines: items.length, counts };
-}
-
-/** The report's figures so far, for people ("120 ok, 2 failed, … in the report"), or undefined if empty. */
-export async function reportSoFar(config: CliConfig, jobId: string): Promise<string | undefined> {
-  const { lines, counts: c } = await reportCounts(config, jobId);
-  if (lines === 0) return undefined;
-  return `${c.ok} ok, ${c.failed} failed, ${c.invalid} invalid, ${c.cancelled} cancelled${c.unknown ? `, ${c.unknown} unknown` : ''} in the report`;
-}
-
-export async function summarize(config: CliConfig, jobId: string, progress: JobView): Promise<JobSummary> {
-  const { counts } = await reportCounts(config, jobId);
-  const single = reportPath(config.reportDir, jobId);
+/**
+ * An ended job's summary: its state and figures, the report's counts read from a worker (and exported
+ * to the report folder: `report` is where), or from the last export when no worker answers.
+ */
+export async function summarize(
+  client: Client,
+  config: CliConfig,
+  out: Output,
+  jobId: string,
+  progress: JobView,
+): Promise<JobSummary> {
+  const desc = await describeJob(client, jobId);
+  let counts = emptyReportCounts();
+  let report = exportPathOf(config, jobId, Boolean(progress.shops));
+  try {
+    const read = await getReport(client, config, out, jobId, {
+      taskQueue: desc.taskQueue,
+      keep: () => false,
+      ended: { closeTime: desc.closeTime, view: progress },
+    });
+    counts = read.counts;
+    report = read.path;
+  } catch (e) {
+    // A job that stopped before it wrote anything has no report: its counts are 0.
+    if (!(e instanceof CliError)) throw e;
+    if (e.code !== 'report_not_found') out.info(`the report could not be read: ${e.message}`);
+  }
   return {
     jobId,
     state: progress.state,
@@ -133,7 +141,7 @@ export async function summarize(config: CliConfig, jobId: string, progress: JobV
     invalid: counts.invalid,
     cancelled: counts.cancelled,
     unknown: counts.unknown,
-    report: progress.shops ? single.replace(/\.ndjson$/, '/') : single,
+    report,
     ui: jobUiUrl(config, jobId),
   };
 }
@@ -170,7 +178,12 @@ export async function watchJob(
   if (desc.status.name !== 'RUNNING') return closedProgress(client, jobId, desc);
   const start = await liveProgress(client, jobId, desc.taskQueue);
   if (!start.progress)
-    throw new NoWorkerError(jobId, desc.taskQueue, start.polling, await reportSoFar(config, jobId));
+    throw new NoWorkerError(
+      jobId,
+      desc.taskQueue,
+      start.polling,
+      await reportSoFar(client, config, jobId, { taskQueue: desc.taskQueue, ask: false }),
+    );
   let progress: BulkProgress = start.progress;
   const tty = Boolean(process.stderr.isTTY);
   const bar = out.json

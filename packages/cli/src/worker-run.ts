@@ -21,7 +21,9 @@ import {
 } from '@selling-kit/temporal-workflows';
 import {
   createWorker,
+  jobRetentionDays,
   metricsTelemetry,
+  openJobStore,
   stopOnSignals,
   workerEnvironment,
   type WorkerEnvironment,
@@ -111,6 +113,21 @@ export async function startWorker(
   const temporal = config.temporal(); // a bad TLS setting stops here, naming it
   const codec = config.codec ? new AesGcmCodec(codecKey(config, { create: options.createKey })) : undefined;
   const store = tokens(config, options.tokenStore);
+  // Jobs' snapshots and outcomes: SELLING_KIT_JOB_STORE (a postgres:// URL shared by workers on several
+  // hosts), else <home>/jobs on this host. Migrated by createWorker before it takes a task.
+  const jobStore = openJobStore(config.jobStore);
+  try {
+    await jobStore.migrate();
+  } catch (e) {
+    await store.close?.();
+    await jobStore.close().catch(() => undefined);
+    throw new CliError(
+      'job_store_unavailable',
+      `the job store (${jobStore.kind} ${jobStore.location}) cannot be opened: ${(e as Error).message}`,
+      EXIT.usage,
+      'check SELLING_KIT_JOB_STORE (a postgres:// URL every worker shares, or a folder)',
+    );
+  }
   try {
     const started = await createWorker({
       ...connectOptions(temporal),
@@ -119,20 +136,29 @@ export async function startWorker(
       credentials: liveCredentials(config, extra),
       shopNames: liveShopNames(config, extra),
       tokens: store,
+      jobStore,
+      // Old jobs' data is expired by the task queue's retention schedule (SELLING_KIT_JOB_RETENTION_DAYS,
+      // default 30), ensured by every worker at start.
+      jobRetentionDays: jobRetentionDays(),
       // SELLING_KIT_TRACING=otlp: spans to the OTLP collector (tracing.ts).
       tracing: tracingFromEnv('selling-kit-worker'),
       codec,
       ...options.tuning,
     });
     return {
-      ...started,
+      worker: started.worker,
+      connection: started.connection,
+      /** Which store, without secrets: `local /home/…/jobs`, `postgres postgres://host:5432/db`. */
+      jobStore: `${jobStore.kind} ${jobStore.location}`,
       close: async () => {
         await started.close();
         await store.close?.();
+        await jobStore.close();
       },
     };
   } catch (e) {
     await store.close?.();
+    await jobStore.close().catch(() => undefined);
     throw new CliError(
       'temporal_unreachable',
       `the worker cannot connect: ${await explainConnectError(temporal, e)}`,
@@ -148,7 +174,7 @@ export async function run({ config, out }: Context, flags: WorkerFlags): Promise
   const fromFlags = settings(flags);
   const tuned = tuning(fromFlags);
   const metricsAddress = fromFlags.metricsAddress;
-  const { worker, close } = await startWorker(config, undefined, {
+  const { worker, close, jobStore } = await startWorker(config, undefined, {
     tuning: tuned,
     tokenStore: flags.tokenStore,
     metricsAddress,
@@ -158,7 +184,7 @@ export async function run({ config, out }: Context, flags: WorkerFlags): Promise
   );
   if (metricsAddress) out.info(`metrics on http://${metricsAddress}/metrics`);
   out.info(
-    `worker on ${describeConnection(config.temporal())}, task queue ${config.taskQueue}; Ctrl-C stops it`,
+    `worker on ${describeConnection(config.temporal())}, task queue ${config.taskQueue}, job store ${jobStore}; Ctrl-C stops it`,
   );
   let code: number = EXIT.ok;
   try {

@@ -1,6 +1,8 @@
 // The main job: `selling-kit dev` on the embedded defaults (reusing the test Temporal server), and
 // Ctrl-C stopping everything it started.
-import { cliEnv, runCli } from './helpers.ts';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cliEnv, readLines, runCli } from './helpers.ts';
 
 describe('selling-kit dev', () => {
   it('starts the stack, runs the demo bulk listing, prints the report, counts and the UI address', async () => {
@@ -25,7 +27,11 @@ describe('selling-kit dev', () => {
     );
     expect(r.code).toBe(0);
     expect(r.json).toMatchObject({ state: 'finished', total: 300, ok: 287, failed: 2, invalid: 11 });
-    expect(r.json.report).toMatch(/\.ndjson$/);
+    expect(r.json.report).toBe(join(ctx.home, 'reports', `${r.json.jobId}.ndjson`));
+    // The report as exported when the job ended, read by the worker from its job store: the local
+    // default in the CLI's home.
+    expect(readLines(readFileSync(r.json.report, 'utf8'))).toHaveLength(300);
+    expect(existsSync(join(ctx.home, 'jobs'))).toBe(true);
     expect(r.json.ui).toContain('/namespaces/default/workflows/bulk%3A');
   }, 240_000);
 

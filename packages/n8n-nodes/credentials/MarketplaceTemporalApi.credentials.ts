@@ -46,7 +46,8 @@ export class MarketplaceTemporalApi implements ICredentialType {
       name: 'reportDir',
       type: 'string',
       default: '/var/lib/selling-kit/reports',
-      description: 'Where the worker writes per-item reports (a path on the worker)',
+      description:
+        'No longer used: the worker keeps reports in its job store, and the node reads them through Temporal (Get Report). Kept so credentials saved with it still load.',
     },
     secretField({
       displayName: 'API Key',

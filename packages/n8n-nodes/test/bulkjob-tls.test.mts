@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { AesGcmCodec, connectOptions, loadConnectionConfig } from '@selling-kit/temporal-workflows';
-import { createWorker } from '@selling-kit/temporal-workflows/worker';
+import { createWorker, openJobStore } from '@selling-kit/temporal-workflows/worker';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { MarketplaceTemporalApi } from '../credentials/MarketplaceTemporalApi.credentials.ts';
 import { MarketplaceBulkJob } from '../nodes/MarketplaceBulkJob/MarketplaceBulkJob.node.ts';
@@ -25,6 +25,7 @@ let certs: TestCerts;
 let cluster: TemporalCluster;
 let sim: RunningSimulator;
 let worker: Awaited<ReturnType<typeof createWorker>>;
+let jobStore: ReturnType<typeof openJobStore>;
 let running: Promise<void>;
 let dir: string;
 const key = randomBytes(32);
@@ -43,7 +44,9 @@ beforeAll(async () => {
     { env: { TEMPORAL_ADDRESS: cluster.address, ...clientTlsEnv(certs) } },
   );
   const credentials = { demo: { baseUrl: sim.url, apiKey: 'pak_demo_selling_kit' } };
+  jobStore = openJobStore(join(dir, 'jobs'));
   worker = await createWorker({
+    jobStore,
     ...connectOptions(temporal),
     namespace: temporal.namespace,
     taskQueue,
@@ -58,6 +61,7 @@ afterAll(async () => {
   worker?.worker.shutdown();
   await running;
   await worker?.close();
+  await jobStore?.close();
   await sim?.close();
   await cluster?.stop();
   for (const d of [dir, certs?.dir]) if (d) rmSync(d, { recursive: true, force: true });
@@ -114,7 +118,6 @@ const tlsCredentials = (ca = certs.caCert) => ({
   namespace: 'default',
   taskQueue,
   codecKey: key.toString('base64'),
-  reportDir: join(dir, 'reports'),
   apiKey: '',
   caCertificate: oneLine(ca),
   clientCertificate: oneLine(certs.clientCert),

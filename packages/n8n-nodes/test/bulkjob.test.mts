@@ -1,8 +1,9 @@
 // The Marketplace Bulk Job node against a real Temporal dev server (its HTTP API) and a real selling-kit
 // worker with the payload codec, listing into a simulator: start and wait, progress, sealed history,
 // and clear errors; version 2: jobs fed from the workflow's input items (one job for all, one shop or
-// several) or a binary CSV, the inline size limit, the Shops list asked from the worker, and Get
-// Progress with its required Job ID.
+// several) or a binary CSV, the inline size limit, the Shops list asked from the worker, Get Progress
+// with its required Job ID, and the report — one item per listing — read by a worker from its job
+// store through Temporal (Get Report, or Start Job waiting with that output): no path in the job.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IExecuteFunctions, ILoadOptionsFunctions, INodeExecutionData } from 'n8n-workflow';
@@ -72,6 +73,7 @@ function mock(
       namespace: 'default',
       taskQueue,
       codecKey: key.toString('base64'),
+      // A credential saved before 0.4 has a Report Directory: loaded, and not used.
       reportDir: join(dir, 'reports'),
       apiKey: '',
       ...credentials,
@@ -225,6 +227,7 @@ describe('Marketplace Bulk Job node, version 2', () => {
     expect(out[0]!.pairedItem).toEqual(items.map((_, item) => ({ item })));
     expect(skusOf(1001, 'V2-')).toEqual(['V2-1', 'V2-2', 'V2-3', 'V2-4', 'V2-5']);
     // The job carried its rows (the worker read nothing from n8n's disk): NDJSON read as sheet cells.
+    expect(sentInput(calls[0]!)).not.toHaveProperty('reportDir');
     expect(sentInput(calls[0]!)).toMatchObject({
       shop: { shopId: 'demo', credentialRef: 'demo' },
       feed: {
@@ -353,5 +356,88 @@ describe('Marketplace Bulk Job node, version 2', () => {
       operation: 'create',
       items: 1,
     });
+  });
+
+  it('Get Report: one item per listing, read by a worker through Temporal; or only those needing attention', async () => {
+    const { fns, calls } = mock({ operation: 'report', jobId: 'v2-binary' }, {}, { version: 2 });
+    const out = await run(fns);
+    expect(out.map((i) => i.json)).toEqual([
+      {
+        jobId: 'v2-binary',
+        line: 1,
+        sku: 'V2B-1',
+        status: 'ok',
+        productId: expect.any(Number),
+        slug: expect.any(String),
+      },
+      {
+        jobId: 'v2-binary',
+        line: 2,
+        sku: 'V2B-2',
+        status: 'ok',
+        productId: expect.any(Number),
+        slug: expect.any(String),
+      },
+      expect.objectContaining({
+        jobId: 'v2-binary',
+        line: 3,
+        status: 'invalid',
+        code: expect.any(String),
+        message: expect.any(String),
+      }),
+    ]);
+    expect(out.every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
+    const seller = sim.world.sellers.get(1001)!;
+    expect(out[0]!.json.productId).toBe(seller.skus.get('V2B-1'));
+    // A report workflow run, its input sealed like the job's (the job id inside, not in plaintext).
+    const start = calls.find(
+      (c) => c.method === 'POST' && c.url.includes('/workflows/job-report%3Av2-binary%3A'),
+    )!;
+    expect(start).toBeDefined();
+    expect(JSON.stringify(start.body)).not.toContain('"jobId"');
+    expect(sentInput(start)).toEqual({ jobId: 'v2-binary' });
+
+    const attention = mock(
+      { operation: 'report', jobId: 'v2-binary', needsAttention: true },
+      {},
+      { version: 2 },
+    );
+    expect((await run(attention.fns)).map((i) => [i.json.line, i.json.status])).toEqual([[3, 'invalid']]);
+  });
+
+  it("Get Report of a many-shop job: each listing's shop", async () => {
+    const out = await run(mock({ operation: 'report', jobId: 'v2-many' }, {}, { version: 2 }).fns);
+    expect(out.map((i) => [i.json.shopId, i.json.line, i.json.sku, i.json.status])).toEqual([
+      ['demo', 1, 'V2M-1', 'ok'],
+      ['demo', 2, 'V2M-2', 'ok'],
+      ['second', 1, 'V2M-1', 'ok'],
+      ['second', 2, 'V2M-2', 'ok'],
+    ]);
+  });
+
+  it('Get Report: its Job ID required; an unknown job named as such', async () => {
+    const empty = mock({ operation: 'report', jobId: ' ' }, {}, { version: 2 });
+    await expect(run(empty.fns)).rejects.toThrow('Job ID: is required to get the report');
+    expect(empty.calls).toHaveLength(0);
+    const unknown = (await run(
+      mock({ operation: 'report', jobId: 'no-such-job' }, {}, { version: 2 }).fns,
+    ).catch((e: unknown) => e)) as Error & { description?: string };
+    expect(unknown.constructor.name).toBe('NodeOperationError');
+    expect(unknown.message).toMatch(/^No job "no-such-job" in the worker's job store \(local /);
+    expect(unknown.description).toMatch(/SELLING_KIT_JOB_STORE/);
+  });
+
+  it('Start Job, waiting with Output "One Item per Listing": the report, each listing paired with its input item', async () => {
+    const items = ['V2L-1', 'V2L-2', 'V2L-3'].map(rowItem);
+    items.splice(1, 0, { json: { sku: 'V2L-bad' } }); // invalid: reported, never sent
+    const { fns } = mock(start({ jobId: 'v2-listings', waitOutput: 'listings' }), {}, { version: 2, items });
+    const out = await run(fns);
+    expect(out.map((i) => [i.json.line, i.json.sku, i.json.status, i.pairedItem])).toEqual([
+      [1, 'V2L-1', 'ok', { item: 0 }],
+      [2, 'V2L-bad', 'invalid', { item: 1 }],
+      [3, 'V2L-2', 'ok', { item: 2 }],
+      [4, 'V2L-3', 'ok', { item: 3 }],
+    ]);
+    expect(out[0]!.json).toMatchObject({ jobId: 'v2-listings', productId: expect.any(Number) });
   });
 });

@@ -11,6 +11,7 @@ import { startSimulator } from '@selling-kit/simulator';
 import { MarketplaceApi } from '../credentials/MarketplaceApi.credentials.ts';
 import { MarketplaceOAuth2Api } from '../credentials/MarketplaceOAuth2Api.credentials.ts';
 import { MarketplaceWebhookApi } from '../credentials/MarketplaceWebhookApi.credentials.ts';
+import { MarketplaceTemporalApi } from '../credentials/MarketplaceTemporalApi.credentials.ts';
 import { BASE_URLS, BASE_URL_EXPRESSION, resolveBaseUrl } from '../credentials/environments.ts';
 import { MarketplaceTrigger } from '../nodes/MarketplaceTrigger/MarketplaceTrigger.node.ts';
 import { MarketplaceBulkJob } from '../nodes/MarketplaceBulkJob/MarketplaceBulkJob.node.ts';
@@ -285,6 +286,33 @@ describe('the Bulk Job node description', () => {
         description,
       ),
     ).toBeNull();
+  });
+
+  it('Get Report: the Job ID required (both versions), only listings needing attention if asked', () => {
+    for (const version of [1, 2]) {
+      expect(resolved(version, { operation: 'report', jobId: 'bj-1' })).toEqual({
+        operation: 'report',
+        jobId: 'bj-1',
+        needsAttention: false,
+      });
+      const issues = NodeHelpers.getNodeParametersIssues(
+        description.properties,
+        nodeOf(version, { operation: 'report', jobId: '' }),
+        description,
+      );
+      expect(Object.keys(issues?.parameters ?? {})).toEqual(['jobId']);
+    }
+  });
+
+  it('waiting returns the counts by default, or (version 2) one item per listing', () => {
+    expect(resolved(2, { operation: 'start', wait: true })).toMatchObject({ waitOutput: 'counts' });
+    expect(resolved(2, { operation: 'start', wait: false })).not.toHaveProperty('waitOutput');
+    expect(resolved(1, { operation: 'start' })).not.toHaveProperty('waitOutput');
+  });
+
+  it("the credential's Report Directory loads, and says it is no longer used", () => {
+    const field = new MarketplaceTemporalApi().properties.find((p) => p.name === 'reportDir')!;
+    expect(field.description).toMatch(/^No longer used: the worker keeps reports in its job store/);
   });
 
   it('does not wait by default, and says why waiting meets execution timeouts', () => {

@@ -372,6 +372,9 @@ export function buildApiServer(deps: ApiServerDeps): FastifyInstance {
         if (fault.type === 'timeout_after_commit') {
           throw new ApiError(504, 'generic_error', GATEWAY_TIMEOUT_MESSAGE);
         }
+        if (fault.type === 'error_500_after_commit') {
+          throw new ApiError(500, fault.code ?? 'generic_error', SERVER_ERROR_MESSAGE);
+        }
         if (fault.type === 'reset_after_commit') return resetConnection(req, reply);
       }
       reply.code(result.status ?? 200);

@@ -20,6 +20,7 @@ import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { addShop } from '@selling-kit/simulator/testing';
 import { createListing } from '../../simulator/src/domain/products.ts';
 import { createWorker } from '../src/worker.ts';
+import { createLocalJobStore } from '../src/stores/job-store-local.ts';
 import { markAsSold, startBulkJob } from '../src/client.ts';
 import { saleWorkflowId } from '../src/workflows/sale.ts';
 import { manyShopFeeds, writeFeedFile } from './feeds.ts';
@@ -138,10 +139,13 @@ export async function run(
     return seller;
   };
   const taskQueue = `bench-${randomUUID()}`;
+  // Jobs' snapshots and reports in the bench's own folder.
+  const jobStore = createLocalJobStore(join(dir, 'jobs'));
   const { worker, close } = await createWorker({
     address,
     taskQueue,
     credentials: (ref) => keys.get(ref),
+    jobStore,
   });
   const running = worker.run();
   const results: Record<string, unknown>[] = [];
@@ -163,7 +167,6 @@ export async function run(
         shop: { shopId: String(one.id), credentialRef: 'bench-one' },
         feed: { path: feed, format: 'csv' },
         operation: 'create',
-        reportDir: dir,
         allowance,
         // The clock margin scales with the simulator's time, like the window (250 ms of real time).
         clockMarginMs: 250 / fast.config.timeScale,
@@ -242,7 +245,6 @@ export async function run(
         jobId: `bench-many-${randomUUID()}`,
         shops: feeds,
         operation: 'create',
-        reportDir: dir,
         allowance: manyAllowance,
       },
       taskQueue,
@@ -336,6 +338,7 @@ export async function run(
     worker.shutdown();
     await running;
     await close();
+    await jobStore.close();
     await fast.close();
     await slow.close();
     await temporal.stop();

@@ -14,6 +14,7 @@ import { startSimulator } from '@selling-kit/simulator';
 import { addShop, validListing } from '@selling-kit/simulator/testing';
 import { createListing } from '../../simulator/src/domain/products.ts';
 import { createWorker } from '../src/worker.ts';
+import { createLocalJobStore } from '../src/stores/job-store-local.ts';
 import { startBulkJob, getProgress } from '../src/client.ts';
 import { startWebhookReceiver } from '../src/webhook-receiver.ts';
 import { manyShopFeeds } from './feeds.ts';
@@ -43,7 +44,14 @@ export async function run(
     return seller;
   };
   const taskQueue = `bench-delist-${randomUUID()}`;
-  const { worker, close } = await createWorker({ address, taskQueue, credentials: (ref) => keys.get(ref) });
+  // Jobs' snapshots and reports in the bench's own folder.
+  const jobStore = createLocalJobStore(join(dir, 'jobs'));
+  const { worker, close } = await createWorker({
+    address,
+    taskQueue,
+    credentials: (ref) => keys.get(ref),
+    jobStore,
+  });
   const running = worker.run();
   const connected = ['sale-0', 'sale-1', 'sale-2'].map((name) => {
     const s = shop(name, 'partner-sales');
@@ -71,7 +79,7 @@ export async function run(
     const allowance = { limit: 200, windowMs: 10_000 };
     const bulk = await startBulkJob(
       client,
-      { jobId, shops: feeds, operation: 'create', reportDir: dir, allowance },
+      { jobId, shops: feeds, operation: 'create', allowance },
       taskQueue,
     );
     // Let the job reach its steady state before measuring.
@@ -132,6 +140,7 @@ export async function run(
     worker.shutdown();
     await running;
     await close();
+    await jobStore.close();
     await sim.close();
     await temporal.stop();
   }

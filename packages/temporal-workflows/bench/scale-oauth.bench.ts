@@ -136,6 +136,7 @@ export async function run(
     TEMPORAL_ADDRESS: temporal.address,
     SELLING_KIT_TASK_QUEUE: taskQueue,
     SELLING_KIT_TOKEN_STORE: storePath,
+    SELLING_KIT_JOB_STORE: join(dir, 'jobs'),
     SELLING_KIT_CODEC_KEY: codecKey,
     ...(maxActivities ? { SELLING_KIT_MAX_CONCURRENT_ACTIVITIES: String(maxActivities) } : {}),
   });
@@ -145,7 +146,6 @@ export async function run(
     const started = Date.now();
     const options = {
       operation: 'create' as const,
-      reportDir: dir,
       allowance: { limit: 200, windowMs: SELLER_WINDOW_MS / timeScale },
       clockMarginMs: 250 / timeScale,
       appBudget: {

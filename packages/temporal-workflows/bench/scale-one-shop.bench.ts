@@ -53,6 +53,7 @@ export async function run(
     TEMPORAL_ADDRESS: temporal.address,
     SELLING_KIT_TASK_QUEUE: taskQueue,
     SELLING_KIT_CREDENTIALS: credentials,
+    SELLING_KIT_JOB_STORE: join(dir, 'jobs'),
   });
   const created = () => seller.products.size;
   const rss = sampleRss(worker.pid, created);
@@ -68,7 +69,6 @@ export async function run(
         shop: { shopId: String(seller.id), credentialRef: 'scale-one' },
         feed: { path: feed, format: 'csv' },
         operation: 'create',
-        reportDir: dir,
         allowance,
         clockMarginMs: 250 / timeScale, // the 250 ms margin, scaled like the window
       },

@@ -24,8 +24,10 @@ export interface ShopAudit {
    * invalid but listed; or report lines that contradict each other.
    */
   misreported: number;
-  /** Feed items with no report line. */
+  /** Feed items neither listed nor in the report: gone without a trace. */
   lost: number;
+  /** Feed items listed in the shop but with no report line: the report is short of what happened. */
+  missingLines: number;
   /** Report lines by final status (the last line of an item, as the report is read). */
   byStatus: Record<string, number>;
   /** Items with more than one report line (same status: harmless repeats). */
@@ -42,7 +44,7 @@ export function auditShop(feed: FeedLine[], listings: Listing[], report: ItemRes
   let duplicates = 0;
   const examples: string[] = [];
   const example = (s: string) => {
-    if (examples.length < MAX_EXAMPLES * 4) examples.push(s);
+    if (examples.length < MAX_EXAMPLES * 5) examples.push(s);
   };
   for (const l of listings) {
     if (l.sku === null || !inFeed.has(l.sku)) {
@@ -69,13 +71,19 @@ export function auditShop(feed: FeedLine[], listings: Listing[], report: ItemRes
   const byStatus: Record<string, number> = {};
   let misreported = 0;
   let lost = 0;
+  let missingLines = 0;
   let repeatedLines = 0;
   for (const f of feed) {
     const rs = lines.get(f.sku);
     const ids = listed.get(f.sku) ?? [];
     if (!rs?.length) {
-      lost++;
-      example(`lost: line ${f.line} (${f.sku}) has no report line; ${ids.length ? 'listed' : 'not listed'}`);
+      if (ids.length) {
+        missingLines++;
+        example(`missing line: line ${f.line} (${f.sku}) is listed as ${ids.join(', ')}, not in the report`);
+      } else {
+        lost++;
+        example(`lost: line ${f.line} (${f.sku}) has no report line and is not listed`);
+      }
       continue;
     }
     const statuses = new Set(rs.map((r) => r.status));
@@ -107,8 +115,23 @@ export function auditShop(feed: FeedLine[], listings: Listing[], report: ItemRes
     duplicates,
     misreported,
     lost,
+    missingLines,
     byStatus,
     repeatedLines,
-    examples: [...onlyFirst('lost'), ...onlyFirst('misreported'), ...onlyFirst('duplicate')],
+    examples: [
+      ...onlyFirst('lost'),
+      ...onlyFirst('missing line'),
+      ...onlyFirst('misreported'),
+      ...onlyFirst('duplicate'),
+    ],
   };
+}
+
+/** The failures of the four figures that must be zero, each line prefixed with `at`, with examples. */
+export function auditFailures(at: string, a: ShopAudit, failures: string[]): void {
+  if (a.duplicates) failures.push(`${at} ${a.duplicates} duplicate listing(s)`);
+  if (a.misreported) failures.push(`${at} ${a.misreported} item(s) misreported`);
+  if (a.lost) failures.push(`${at} ${a.lost} item(s) lost (not listed, no report line)`);
+  if (a.missingLines) failures.push(`${at} ${a.missingLines} listed item(s) missing from the report`);
+  for (const e of a.examples) failures.push(`${at}   e.g. ${e}`);
 }

@@ -1,7 +1,16 @@
-// Options of `pnpm chaos` (scripts/chaos.ts) and the printout of a chaos run's figures.
+// Options of `pnpm chaos` (scripts/chaos.ts) and the printout of the one-host scenario's figures.
 import { DEFAULT_OPTIONS, type ChaosOptions, type ChaosResult, type ShopFigures } from './scenario.ts';
+import { SCENARIOS, type ScenarioName, type SuiteOptions } from './suite.ts';
+import { DEFAULT_TWO_HOST } from './two-host.ts';
+import { DEFAULT_UNREACHABLE } from './unreachable.ts';
 
-export const USAGE = `pnpm chaos [options]
+export const USAGE = `pnpm chaos [scenarios] [options]
+Scenarios (none named: all three, one after the other):
+  --one-host         crashes on one host: worker kills, a server restart, a 429 storm, a poison item, a cancel
+  --two-host         two workers on private disks (mount namespaces), the native topology: the job store in
+                     PostgreSQL under 504-after-commit faults and a worker SIGKILL, then local stores (root only)
+  --unreachable      a shop whose base URL is http://127.0.0.1:9: paused, credential fixed, resumed, finished
+One-host options:
   --items <n>        creates per shop (default ${DEFAULT_OPTIONS.items})
   --shops <n>        shops, one job each (default ${DEFAULT_OPTIONS.shops})
   --scale <x>        simulator time scale; windows and delays pass x times faster (default ${DEFAULT_OPTIONS.scale})
@@ -17,10 +26,20 @@ export const USAGE = `pnpm chaos [options]
   --seed <n>         the simulator's fault seed (default ${DEFAULT_OPTIONS.seed})
   --timeout <s>      give up after this long (default ${DEFAULT_OPTIONS.timeoutMs / 1000})
   --stall <s>        give up when no listing was created for this long (default ${DEFAULT_OPTIONS.stallMs / 1000})
+Two-host options:
+  --two-host-items <n>   creates per job (default ${DEFAULT_TWO_HOST.items})
+  --two-host-scale <x>   simulator time scale (default ${DEFAULT_TWO_HOST.scale})
+  --kill-down <s>        the killed worker stays down this long (default ${DEFAULT_TWO_HOST.killDownMs / 1000})
+  --no-local             skip the phase with local job stores
+Unreachable options:
+  --unreachable-items <n>  creates in the job (default ${DEFAULT_UNREACHABLE.items})
   --json             print the figures as JSON (progress goes to stderr)`;
 
-export function parseChaosArgs(argv: string[]): { options: Partial<ChaosOptions>; json: boolean } {
+export function parseChaosArgs(argv: string[]): SuiteOptions & { json: boolean } {
   const options: Partial<ChaosOptions> = {};
+  const twoHost: SuiteOptions['twoHost'] = {};
+  const unreachable: SuiteOptions['unreachable'] = {};
+  const scenarios: ScenarioName[] = [];
   let json = false;
   const num = (flag: string, v: string | undefined) => {
     const n = Number(v);
@@ -77,13 +96,33 @@ export function parseChaosArgs(argv: string[]): { options: Partial<ChaosOptions>
         options.cancel = false;
         break;
       case '--seed':
-        options.seed = Math.floor(num(flag, value()));
+        options.seed = twoHost.seed = Math.floor(num(flag, value()));
         break;
       case '--timeout':
         options.timeoutMs = num(flag, value()) * 1000;
         break;
       case '--stall':
         options.stallMs = num(flag, value()) * 1000;
+        break;
+      case '--one-host':
+      case '--two-host':
+      case '--unreachable':
+        scenarios.push(flag.slice(2) as ScenarioName);
+        break;
+      case '--two-host-items':
+        twoHost.items = Math.max(1, Math.floor(num(flag, value())));
+        break;
+      case '--two-host-scale':
+        twoHost.scale = num(flag, value()) || 1;
+        break;
+      case '--kill-down':
+        twoHost.killDownMs = num(flag, value()) * 1000;
+        break;
+      case '--no-local':
+        twoHost.local = false;
+        break;
+      case '--unreachable-items':
+        unreachable.items = Math.max(1, Math.floor(num(flag, value())));
         break;
       case '--json':
         json = true;
@@ -94,10 +133,16 @@ export function parseChaosArgs(argv: string[]): { options: Partial<ChaosOptions>
         throw new Error(`unknown option ${flag}\n${USAGE}`);
     }
   }
-  return { options, json };
+  return {
+    scenarios: scenarios.length ? SCENARIOS.filter((s) => scenarios.includes(s)) : [...SCENARIOS],
+    oneHost: options,
+    twoHost,
+    unreachable,
+    json,
+  };
 }
 
-function table(rows: string[][]): string {
+export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) =>
     r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
@@ -112,6 +157,7 @@ const shopRow = (s: ShopFigures) => [
   String(s.duplicates),
   String(s.misreported),
   String(s.lost),
+  String(s.missingLines),
   Object.entries(s.byStatus)
     .map(([k, v]) => `${k} ${v}`)
     .join(', '),
@@ -144,6 +190,7 @@ export function formatChaos(r: ChaosResult): string {
     'dup',
     'misrep',
     'lost',
+    'missing',
     'report',
     '429s',
     'wall s',
@@ -177,6 +224,10 @@ export function formatChaos(r: ChaosResult): string {
   out.push('', 'events:', ...r.events.map((e) => `  ${e.at.toFixed(1).padStart(7)} s  ${e.what}`));
   out.push('', `wall time ${(r.wallMs / 1000).toFixed(1)} s`);
   if (r.failures.length) out.push('', `FAILED (${r.failures.length}):`, ...r.failures.map((f) => `  ${f}`));
-  else out.push('', 'OK: every shop has exactly its items, 0 duplicates, 0 misreported, 0 lost');
+  else
+    out.push(
+      '',
+      'OK: every shop has exactly its items, 0 duplicates, 0 misreported, 0 lost, 0 missing report lines',
+    );
   return out.join('\n');
 }

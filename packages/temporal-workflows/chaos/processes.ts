@@ -1,17 +1,22 @@
 // The chaos harness's own stack of child processes: a Temporal dev server with a data file (killed and
 // restarted on the same file and port) and worker processes (src/worker-main.ts, SIGKILLed and started
-// again). Every child is registered once and killed when the harness ends, however it ends.
+// again, optionally on a host of their own with a private disk: private-disk.ts). Every child is registered once
+// and killed when the harness ends, however it ends; other resources (a PostgreSQL cluster) register a
+// clean-up that a signal runs too.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, createWriteStream, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@selling-kit/simulator/testing';
 import { devServerArgs, namespaceAnswers } from '../src/testing.ts';
+import type { PrivateHost } from './private-disk.ts';
 
 const WORKER_MAIN = fileURLToPath(new URL('../src/worker-main.ts', import.meta.url));
 
 /** Children alive now: killed (SIGKILL) on any exit of this process. */
 const alive = new Set<ChildProcess>();
+/** Clean-ups of what is not a child (a PostgreSQL daemon): run by a signal, before the process exits. */
+const cleanups = new Set<() => Promise<unknown>>();
 let hooked = false;
 
 function hookExit() {
@@ -21,8 +26,19 @@ function hookExit() {
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
     process.once(sig, () => {
       killAll();
-      process.exit(128 + (sig === 'SIGINT' ? 2 : sig === 'SIGTERM' ? 15 : 1));
+      // Bounded: a clean-up that hangs must not keep an interrupted harness alive.
+      const done = Promise.allSettled([...cleanups].map((c) => c()));
+      void Promise.race([done, sleep(30_000)]).then(() =>
+        process.exit(128 + (sig === 'SIGINT' ? 2 : sig === 'SIGTERM' ? 15 : 1)),
+      );
     });
+}
+
+/** Runs `cleanup` if a signal ends the harness before `release()` is called (the normal path's own stop). */
+export function onSignal(cleanup: () => Promise<unknown>): { release(): void } {
+  hookExit();
+  cleanups.add(cleanup);
+  return { release: () => cleanups.delete(cleanup) };
 }
 
 /** Kills every child this harness started and that is still running (idempotent). */
@@ -31,7 +47,8 @@ export function killAll(): void {
   alive.clear();
 }
 
-function track(child: ChildProcess): ChildProcess {
+/** Registers a child of the harness: SIGKILLed when the harness ends, however it ends. */
+export function track(child: ChildProcess): ChildProcess {
   hookExit();
   alive.add(child);
   child.once('exit', () => alive.delete(child));
@@ -102,11 +119,29 @@ export class TemporalServer {
   }
 }
 
-/** One worker process (src/worker-main.ts) with API keys from a credentials file. */
+/** The environment of a worker of a dev-server stack: this process's, plus where to connect and what to use. */
+export const devWorkerEnv = (opts: {
+  address: string;
+  taskQueue: string;
+  credentials: string;
+  /** SELLING_KIT_JOB_STORE: a folder or a postgres:// URL. */
+  jobStore: string;
+}): NodeJS.ProcessEnv => ({
+  ...process.env,
+  TEMPORAL_ADDRESS: opts.address,
+  SELLING_KIT_TASK_QUEUE: opts.taskQueue,
+  SELLING_KIT_CREDENTIALS: opts.credentials,
+  SELLING_KIT_JOB_STORE: opts.jobStore,
+  SELLING_KIT_CODEC: '0', // the harness's client does not encrypt
+});
+
+/** One worker process (src/worker-main.ts), configured by its environment. */
 export class WorkerProcess {
   readonly name: string;
   private child?: ChildProcess;
   private readonly env: NodeJS.ProcessEnv;
+  /** The host it runs on (private-disk.ts), read at every start: set another to move the worker. */
+  host?: PrivateHost;
   private readonly log: string;
   /** Unexpected exits (not killed by the harness), with their code or signal. */
   readonly crashes: string[] = [];
@@ -115,16 +150,17 @@ export class WorkerProcess {
   /** Set when the process printed that it is ready. */
   readyAt?: number;
 
-  constructor(opts: { name: string; dir: string; address: string; taskQueue: string; credentials: string }) {
+  /** `env` is the process's whole environment; with `host`, it runs on that host (private-disk.ts). */
+  constructor(opts: { name: string; dir: string; env: NodeJS.ProcessEnv; host?: PrivateHost }) {
     this.name = opts.name;
     this.log = join(opts.dir, `${opts.name}.log`);
-    this.env = {
-      ...process.env,
-      TEMPORAL_ADDRESS: opts.address,
-      SELLING_KIT_TASK_QUEUE: opts.taskQueue,
-      SELLING_KIT_CREDENTIALS: opts.credentials,
-      SELLING_KIT_CODEC: '0', // the harness's client does not encrypt
-    };
+    this.env = opts.env;
+    this.host = opts.host;
+  }
+
+  /** The worker's pid while it runs (on a host too: nsenter execs the worker). */
+  get pid(): number | undefined {
+    return this.running ? this.child!.pid : undefined;
   }
 
   get running(): boolean {
@@ -135,12 +171,9 @@ export class WorkerProcess {
   /** Starts the process; resolves when it says it is ready (workflow code bundled, polling). */
   start(): Promise<void> {
     const log = createWriteStream(this.log, { flags: 'a' });
-    const child = track(
-      spawn(process.execPath, ['--no-warnings', WORKER_MAIN], {
-        env: this.env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      }),
-    );
+    const node = { command: process.execPath, args: ['--no-warnings', WORKER_MAIN] };
+    const { command, args } = this.host ? this.host.wrap(node.command, node.args) : node;
+    const child = track(spawn(command, args, { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] }));
     child.stdout!.pipe(log, { end: false });
     child.stderr!.pipe(log, { end: false });
     child.once('exit', () => setTimeout(() => log.end(), 100));

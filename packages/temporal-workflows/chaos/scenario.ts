@@ -9,14 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
-import { startSimulator, createSeller, createApiKey, addAddress } from '@selling-kit/simulator';
-import type { FaultRuleInput, Handler, RunningSimulator } from '@selling-kit/simulator';
-import { handlers as simulatorHandlers } from '../../simulator/src/handlers/index.ts';
-import { bulkWorkflowId, readReport, startBulkJob } from '../src/client.ts';
+import type { FaultRuleInput, RunningSimulator } from '@selling-kit/simulator';
+import { bulkWorkflowId, startBulkJob } from '../src/client.ts';
 import { cancelUpdate } from '../src/workflows/index.ts';
 import type { Allowance, BulkProgress, ItemResult } from '../src/types.ts';
-import { auditShop, type FeedLine, type ShopAudit } from './audit.ts';
-import { freePort, killAll, sleep, TemporalServer, WorkerProcess } from './processes.ts';
+import { auditFailures, auditShop, type FeedLine, type ShopAudit } from './audit.ts';
+import { devWorkerEnv, freePort, killAll, sleep, TemporalServer, WorkerProcess } from './processes.ts';
+import { createShop, listingsOf, startLoggedSimulator, writeFeed } from './fixtures.ts';
+import { readStoreReport } from './store-report.ts';
 
 export interface ChaosOptions {
   /** Creates per shop (the poison item comes on top, in the first shop). */
@@ -137,17 +137,6 @@ export interface ChaosResult {
   failures: string[];
 }
 
-const HEADER =
-  'sku,description,price_amount,price_currency,quantity,national_shipping_cost,pictures,department,product_type,condition,brand_name,country_code';
-const row = (sku: string, i: number) =>
-  `${sku},Chaos tee ${i} #nike,${20 + (i % 7)}.00,GBP,1,3.50,https://img.example/${i}.jpg,menswear,tshirts,used_good,Nike,GB`;
-
-interface Send {
-  at: number;
-  sellerId: number;
-  sku: string;
-}
-
 interface JobRun {
   shopId: string;
   sellerId: number;
@@ -202,49 +191,22 @@ export async function runChaos(over: Partial<ChaosOptions> = {}): Promise<ChaosR
     await server.start();
 
     // Every create that reaches the API (past the gateway's faults), with when and for whom.
-    const sends: Send[] = [];
-    const create = simulatorHandlers['products.create']!;
-    const logged: Handler = (ctx) => {
-      const sku = (ctx.body as { sku?: unknown } | undefined)?.sku;
-      sends.push({ at: Date.now(), sellerId: ctx.seller.id, sku: typeof sku === 'string' ? sku : '' });
-      return create(ctx);
-    };
-    sim = await startSimulator({
-      port: 0,
-      config: {
-        timeScale: o.scale,
-        fetchPictures: false,
-        readAfterCreateDelayMs: o.readAfterCreateMs,
-        seed: o.seed,
-      },
-      handlers: { 'products.create': logged },
+    const logged = await startLoggedSimulator({
+      timeScale: o.scale,
+      readAfterCreateDelayMs: o.readAfterCreateMs,
+      seed: o.seed,
     });
+    sim = logged.sim;
+    const { sends } = logged;
     const world = sim.world;
     const credentials: Record<string, { baseUrl: string; apiKey: string }> = {};
     const newShop = (name: string) => {
-      const seller = createSeller(world, { username: `chaos-${name}-${tag}` });
-      addAddress(world, seller);
-      credentials[name] = {
-        baseUrl: sim!.url,
-        apiKey: createApiKey(world, `partner-${name}`, seller.id).key,
-      };
-      return { sellerId: seller.id, shopId: `chaos-${tag}-${name}`, ref: name };
+      const shop = createShop(sim!, `chaos-${name}-${tag}`, `partner-${name}`);
+      credentials[name] = shop.credential;
+      return { sellerId: shop.sellerId, shopId: `chaos-${tag}-${name}`, ref: name };
     };
-    const feedFor = (name: string, prefix: string, n: number, poisonAt?: number) => {
-      const lines: FeedLine[] = [];
-      const rows: string[] = [];
-      for (let i = 0; i < n; i++) {
-        if (poisonAt === i) {
-          lines.push({ line: lines.length + 1, sku: `${prefix}-POISON`, poison: true });
-          rows.push(row(`${prefix}-POISON`, i));
-        }
-        lines.push({ line: lines.length + 1, sku: `${prefix}-${i + 1}` });
-        rows.push(row(`${prefix}-${i + 1}`, i));
-      }
-      const path = join(dir, `${name}.csv`);
-      writeFileSync(path, [HEADER, ...rows].join('\n') + '\n');
-      return { path, lines };
-    };
+    const feedFor = (name: string, prefix: string, n: number, poisonAt?: number) =>
+      writeFeed(dir, name, prefix, n, poisonAt);
 
     const realAllowance: Allowance = { limit: o.allowance.limit, windowMs: o.allowance.windowMs / o.scale };
     const taskQueue = `chaos-${tag}`;
@@ -283,6 +245,8 @@ export async function runChaos(over: Partial<ChaosOptions> = {}): Promise<ChaosR
       planned.push({ job: cancelJob, path, shop, extra: { windowsPerRun: o.cancelWindowsPerRun } });
     }
     const credentialsFile = join(dir, 'credentials.json');
+    // One host: both workers share the run's job store folder (the embedded backend).
+    const jobStore = join(dir, 'jobs');
     writeFileSync(credentialsFile, JSON.stringify(credentials), { mode: 0o600 });
 
     // Faults: the poison SKU first (always refused), then the seeded shares of all creates.
@@ -294,9 +258,7 @@ export async function runChaos(over: Partial<ChaosOptions> = {}): Promise<ChaosR
         new WorkerProcess({
           name: `worker-${i + 1}`,
           dir,
-          address: server.address,
-          taskQueue,
-          credentials: credentialsFile,
+          env: devWorkerEnv({ address: server.address, taskQueue, credentials: credentialsFile, jobStore }),
         }),
       );
     await Promise.all(workers.map((w) => w.start()));
@@ -314,7 +276,6 @@ export async function runChaos(over: Partial<ChaosOptions> = {}): Promise<ChaosR
           shop: { shopId: p.shop.shopId, credentialRef: p.shop.ref },
           feed: { path: p.path, format: 'csv' },
           operation: 'create',
-          reportDir: dir,
           allowance: realAllowance,
           // The read-after-create delay is simulated time: the verification rounds scale with it.
           verifyDelaysMs: [1_000, 2_000, 4_000].map((ms) => ms / o.scale),
@@ -488,12 +449,17 @@ export async function runChaos(over: Partial<ChaosOptions> = {}): Promise<ChaosR
 
     // Figures.
     const limiter = sim.rateLimiter.snapshot();
+    const reportOf = (jobId: string) =>
+      readStoreReport(jobStore, jobId).then(
+        (r) => r.lines,
+        (e: Error) => {
+          failures.push(`harness: the report of ${jobId} could not be read from ${jobStore} (${e.message})`);
+          return [] as ItemResult[];
+        },
+      );
     const figures = async (j: JobRun): Promise<ShopFigures> => {
-      const report: ItemResult[] = await readReport(dir, j.jobId).catch(() => []);
-      const listings = [...world.sellers.get(j.sellerId)!.products.values()].map((p) => ({
-        sku: p.sku,
-        productId: p.productId,
-      }));
+      const report: ItemResult[] = await reportOf(j.jobId);
+      const listings = listingsOf(sim!, j.sellerId);
       const audit = auditShop(j.feed, listings, report);
       const history = await historyOf(client, bulkWorkflowId(j.jobId));
       const items = j.feed.length;
@@ -519,18 +485,13 @@ export async function runChaos(over: Partial<ChaosOptions> = {}): Promise<ChaosR
       const why = `${s.shopId}:`;
       if (s.state !== 'finished')
         failures.push(`${why} job ended ${s.state}${s.reason ? ` (${s.reason})` : ''}`);
-      if (s.lost) failures.push(`${why} ${s.lost} item(s) lost (no report line)`);
-      if (s.misreported) failures.push(`${why} ${s.misreported} item(s) misreported`);
-      if (s.duplicates) failures.push(`${why} ${s.duplicates} duplicate listing(s)`);
       if (s.listings !== s.expected)
         failures.push(`${why} ${s.listings} listings, expected exactly ${s.expected}`);
-      for (const e of s.examples) failures.push(`${why}   e.g. ${e}`);
+      auditFailures(why, s, failures);
     }
     let poisonFigures: ChaosResult['poison'];
     if (poisonSku) {
-      const line = (await readReport(dir, main[0]!.jobId).catch(() => [] as ItemResult[]))
-        .filter((r) => r.sku === poisonSku)
-        .at(-1);
+      const line = (await reportOf(main[0]!.jobId)).filter((r) => r.sku === poisonSku).at(-1);
       poisonFigures = {
         sku: poisonSku,
         status: line?.status ?? 'not reported',
@@ -562,10 +523,7 @@ export async function runChaos(over: Partial<ChaosOptions> = {}): Promise<ChaosR
             .map((s) => `${s.sku} at +${((s.at - ack!) / 1000).toFixed(1)} s`)
             .join(', ')}${late.length > 3 ? ', …' : ''})`,
         );
-      if (c.lost) failures.push(`${why} ${c.lost} item(s) lost (no report line)`);
-      if (c.misreported) failures.push(`${why} ${c.misreported} item(s) misreported`);
-      if (c.duplicates) failures.push(`${why} ${c.duplicates} duplicate listing(s)`);
-      for (const e of c.examples) failures.push(`${why}   e.g. ${e}`);
+      auditFailures(why, c, failures);
     }
     const counters = sim.faults.counters();
     const storm = [...counters.rules, ...counters.spent].find((r) => r.type === 'rate_limit_storm');

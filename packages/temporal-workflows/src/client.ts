@@ -110,8 +110,8 @@ export const resumeJob = (client: Client, jobId: string): Promise<BulkProgress> 
 export const cancelJob = (client: Client, jobId: string): Promise<BulkProgress> =>
   handle(client, jobId).executeUpdate(cancelUpdate);
 
-/** The job's report (a many-shop job's from every shop): activities/report.ts reads it. */
-export { readReport } from './activities/report.ts';
+/** The job's report, read on any worker through Temporal, and its NDJSON export: report-client.ts. */
+export * from './report-client.ts';
 
 /**
  * Marks a listing sold now (a sale elsewhere) and waits for the answer. It does not queue behind bulk

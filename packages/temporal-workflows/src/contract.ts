@@ -3,7 +3,7 @@
 // the bulk operations with their CLI spellings. Plain data and pure functions with no runtime import
 // (type imports only), so workflow code, client code and the bundled n8n node all read the same strings.
 // Every value here is fixed: recorded histories, running jobs and the replay tests depend on it.
-import type { BulkOperation, ItemRef } from './types.ts';
+import type { BulkOperation, ItemRef, ItemResult } from './types.ts';
 
 /** The task queue a worker serves and a client starts jobs on, unless one is named. */
 export const DEFAULT_TASK_QUEUE = 'selling-kit';
@@ -50,6 +50,15 @@ export const feedSyncWorkflowId = (scheduleId: string) => `feed-sync:${scheduleI
 export const reconcileWorkflowId = (scheduleId: string) => `reconcile:${scheduleId}`;
 /** A scheduled sales reconciliation's runs. */
 export const reconcileSalesWorkflowId = (scheduleId: string) => `reconcile-sales:${scheduleId}`;
+/**
+ * One page of a job's report, read by a short workflow on any worker (workflows/job-report.ts);
+ * `suffix` is the caller's random part: every read is a run of its own.
+ */
+export const jobReportWorkflowId = (jobId: string, suffix: string) => `job-report:${jobId}:${suffix}`;
+/** The job-data retention schedule of a task queue's workers (one per queue, made by every worker). */
+export const jobRetentionScheduleId = (taskQueue: string) => `job-retention:${taskQueue}`;
+/** Its runs' workflow id prefix (Temporal appends the time). */
+export const jobRetentionWorkflowId = (taskQueue: string) => `job-retention:${taskQueue}`;
 
 // --- Workflow type names (the exported workflow functions' names) ---
 
@@ -65,6 +74,8 @@ export const WORKFLOW_TYPES = {
   delistOnSale: 'delistOnSaleWorkflow',
   reconcileSales: 'reconcileSalesWorkflow',
   likerOffers: 'likerOffersWorkflow',
+  jobRetention: 'jobRetentionWorkflow',
+  jobReport: 'jobReportWorkflow',
 } as const;
 
 /** The workflow types that are bulk jobs, as a Temporal list filter (`selling-kit jobs`). */
@@ -179,3 +190,60 @@ export function inlineFeedProblem(content: string): string | undefined {
 /** Shops a many-shop job with an inline feed of `encodedBytes` may start at once (at least one). */
 export const concurrentShops = (encodedBytes: number, asked = DEFAULT_MAX_CONCURRENT_SHOPS): number =>
   Math.max(1, Math.min(asked, Math.floor(INLINE_START_BUDGET_BYTES / Math.max(encodedBytes, 1))));
+
+// --- Job reports (read on any worker: activities/job-report.ts, workflows/job-report.ts) ---
+// A job's outcomes live in the job store every worker opens; a client on any host reads them a page at a
+// time through a short workflow run, so a page is bounded in bytes well under Temporal's 2 MiB payload.
+
+/** The most one page of a report carries: lines' JSON text, in UTF-8 bytes. */
+export const JOB_REPORT_PAGE_MAX_BYTES = 512 * 1024;
+/** The most lines one page carries. */
+export const JOB_REPORT_PAGE_MAX_LINES = 10_000;
+/**
+ * A page's run: its execution timeout, so a task queue without a worker answers "timed out" (a page takes
+ * well under a second when a worker is there).
+ */
+export const JOB_REPORT_TIMEOUT = '30s';
+
+/** One line of a report: a many-shop job's lines name their shop. */
+export type ReportLine = ItemResult & { shopId?: string };
+
+export interface JobReportInput {
+  /** The id users know the job by (a many-shop job's: its shops' lines, each with `shopId`). */
+  jobId: string;
+  /** The previous page's `nextCursor`; absent: the first page. */
+  cursor?: string;
+  /** Lines per page at most (capped at JOB_REPORT_PAGE_MAX_LINES). */
+  limit?: number;
+  /** JSON bytes per page at most (capped at JOB_REPORT_PAGE_MAX_BYTES); a page has at least one line. */
+  maxBytes?: number;
+  /** No lines: only the jobs' summary, with each job's lines counted by status (`jobs status`). */
+  summaryOnly?: boolean;
+}
+
+/** A job (or a many-shop job's shop) as its store record says. */
+export interface JobReportJob {
+  jobId: string;
+  shopId?: string;
+  createdAt: string;
+  /** Absent while the job runs (or when it stopped without recording its end: terminated). */
+  state?: 'finished' | 'cancelled' | 'failed';
+  endedAt?: string;
+  /** Lines in its report (so far). */
+  lines: number;
+  /** `summaryOnly`: its lines by status. */
+  counts?: Record<ItemResult['status'], number>;
+}
+
+export interface JobReportPage {
+  jobId: string;
+  /** false: the store holds nothing under this id (an unknown job, or one whose data has expired). */
+  found: boolean;
+  /** The store that answered, without secrets: `local /var/lib/…` or `postgres postgres://host:5432/db`. */
+  store: string;
+  /** On the first page (and with `summaryOnly`): the job's records (a many-shop job's: one per shop). */
+  jobs?: JobReportJob[];
+  lines: ReportLine[];
+  /** Pass as `cursor` for the next page; absent on the last one. */
+  nextCursor?: string;
+}

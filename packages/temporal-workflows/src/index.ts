@@ -34,7 +34,6 @@ export { listWorkerShops } from './shop-directory.ts';
 // What the CLI checks before it starts a job, with the worker's reader and rules.
 export { checkFeed as checkFeedFile } from './activities/feed.ts';
 export { printable, redactSource } from './activities/feed-source.ts';
-export { reportPath } from './activities/report.ts';
 // Webhook-driven flows: delist on sale, offers to likers, and their receiver.
 export * from './webhook-receiver.ts';
 export * from './webhook-flows.ts';

@@ -61,12 +61,54 @@ export interface ReconcileSalesInput {
   skuMapPath?: string;
   /** Orders created in the last … hours (default 24). */
   lookbackHours?: number;
+  /** Orders per listed page (default and at most the API's 200). */
+  pageSize?: number;
+  /**
+   * History events one run may use before it continues as new (default 3,000: every run stays under
+   * the server's 4,096-event suggestion, with one batch of children to spare).
+   */
+  eventsPerRun?: number;
+  /** Delist children started together, in one workflow task (default 50). */
+  startBatch?: number;
 }
 
 export interface ReconcileSalesResult {
+  /** Orders in the window (every shop, every run of the chain). */
   orders: number;
-  /** Orders whose delist workflow this run started (their webhook never led to one). */
+  /**
+   * Orders whose delist workflow the reconciliation started (their webhook never led to one): the first
+   * MAX_STARTED_LISTED of them (the result and the carry stay small); `startedCount` counts them all.
+   */
   started: string[];
+  startedCount?: number;
+  /** Orders whose delist had run or was running already (left out by the listing, or refused). */
+  alreadyDelisted?: number;
+  /** Runs of the chain (continue-as-new), this one included. */
+  runs?: number;
+}
+
+/** One page of a shop's recent orders, as the sales reconciliation walks them (activities/sales.ts). */
+export interface SalesPage {
+  /** The page's orders whose delist has not run (nor runs). */
+  orders: { purchaseId: string; productIds: number[] }[];
+  /** Orders on the page. */
+  listed: number;
+  /** Of them, left out: their delist has run or runs. */
+  delisted: number;
+  /** The next page's cursor; absent after the last page. */
+  cursor?: string;
+}
+
+/** Where a sales reconciliation is, carried across continue-as-new (0.4). */
+export interface ReconcileSalesCarry {
+  /** The window's start, fixed by the chain's first run (ISO date-time). */
+  since: string;
+  /** The shop being walked (index into `shops`) and its next page. */
+  shop: number;
+  cursor?: string;
+  /** Orders of the page being walked that were not started yet when the run continued as new. */
+  rest?: SalesPage['orders'];
+  result: Required<ReconcileSalesResult>;
 }
 
 /** Offers to likers: the settings of one listing's workflow. */
@@ -100,6 +142,14 @@ export interface LikerOffersState {
   counts: LikerOfferCounts;
   /** Runs of this workflow so far (continue-as-new), this one included. */
   runs?: number;
+  /** Failed offers by code (`outcome_unknown`: may have landed, `unauthorized`: the key refused…). */
+  failures?: Record<string, number>;
+  /** The last failed offer (the liker, its code and when, workflow clock): what to look at first. */
+  lastFailure?: { likerId: number; code: string; at: number; detail?: string };
+  /** Likers whose offer was not sent yet after a `retry` outcome → tries so far (0.4). */
+  tries?: [number, number][];
+  /** This workflow has been granted slots by the shop's lane before (0.4; see pacing.ts `usedBefore`). */
+  laneUsed?: boolean;
 }
 
 export interface LikerOfferCounts {
@@ -108,7 +158,12 @@ export interface LikerOfferCounts {
   /** Likes from a liker who had an offer within the lifetime. */
   repeated: number;
   notOnSale: number;
+  /** Offers that failed (refused, given up, or in doubt: `inDoubt` of them may have landed). */
   failed: number;
+  /** Of `failed`: answers that leave it open whether the offer landed (never sent again). */
+  inDoubt?: number;
+  /** Offers sent again later because nothing was sent (a 429, a 5xx of the price lookup, a blip). */
+  retried?: number;
 }
 
 export interface LikeSignal {
@@ -118,4 +173,10 @@ export interface LikeSignal {
 export type LikerOfferOutcome =
   | { status: 'sent'; value: number; currency: string }
   | { status: 'not_on_sale' }
-  | { status: 'failed'; code: string; errorId?: string };
+  /**
+   * Not sent, or refused. `outcome_unknown`: the offer may have landed (a 5xx, a 504, a timeout after it
+   * left) — the liker counts as offered and is never sent another; `detail` says what was met.
+   */
+  | { status: 'failed'; code: string; errorId?: string; detail?: string }
+  /** Nothing was sent (a 429, a 5xx of the price lookup, a blip): the workflow tries again later. */
+  | { status: 'retry'; code: string; retryAfterMs?: number };

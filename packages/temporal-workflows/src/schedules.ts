@@ -2,16 +2,24 @@
 // and the daily orders reconciliation. Each scheduled run is its own workflow execution, named by
 // the schedule plus its start time; its report is named after that execution. Every run carries the
 // job search attributes (SellingKitJobId: the schedule's workflow id prefix, shared by its runs).
-import type {
-  Client,
-  ScheduleDescription,
-  ScheduleOptions,
-  ScheduleOptionsStartWorkflowAction,
-  ScheduleSummary,
+// Also the job-data retention schedule every worker ensures at start (ensureJobRetentionSchedule).
+import {
+  ScheduleAlreadyRunning,
+  type Client,
+  type ScheduleDescription,
+  type ScheduleOptions,
+  type ScheduleOptionsStartWorkflowAction,
+  type ScheduleSummary,
 } from '@temporalio/client';
 import type { Duration, Workflow } from '@temporalio/common';
-import { bulkListingWorkflow, reconcileOrdersWorkflow } from './workflows/index.ts';
-import { DEFAULT_TASK_QUEUE, feedSyncWorkflowId, reconcileWorkflowId } from './contract.ts';
+import { bulkListingWorkflow, jobRetentionWorkflow, reconcileOrdersWorkflow } from './workflows/index.ts';
+import {
+  DEFAULT_TASK_QUEUE,
+  feedSyncWorkflowId,
+  jobRetentionScheduleId,
+  jobRetentionWorkflowId,
+  reconcileWorkflowId,
+} from './contract.ts';
 import { jobSearchAttributes } from './search-attributes.ts';
 import type { BulkJobInput, ReconcileInput } from './types.ts';
 
@@ -99,6 +107,44 @@ export async function createOrdersReconciliationSchedule(
     { workflowType: reconcileOrdersWorkflow, args: [input], taskQueue, workflowId, typedSearchAttributes },
     'orders-reconciliation',
   );
+}
+
+/** How often the job-data retention runs unless told otherwise. */
+export const JOB_RETENTION_EVERY = '24h';
+
+/**
+ * The job-data retention schedule of a task queue (`job-retention:<taskQueue>`): a jobRetentionWorkflow run
+ * every `every` removing the job store's jobs older than `retentionDays`. Every worker calls it at start:
+ * the first creates the schedule, the others (and later starts) update it to their setting — never a
+ * second schedule. A schedule an operator paused stays paused.
+ */
+export async function ensureJobRetentionSchedule(
+  client: Client,
+  options: { taskQueue?: string; retentionDays: number; every?: string },
+): Promise<{ scheduleId: string; created: boolean }> {
+  const { taskQueue = DEFAULT_TASK_QUEUE, retentionDays, every = JOB_RETENTION_EVERY } = options;
+  if (!Number.isFinite(retentionDays) || retentionDays <= 0)
+    throw new Error(`the job retention must be a positive number of days, not ${retentionDays}`);
+  const scheduleId = jobRetentionScheduleId(taskQueue);
+  const action = {
+    workflowType: jobRetentionWorkflow,
+    args: [{ retentionDays }] as [{ retentionDays: number }],
+    taskQueue,
+    workflowId: jobRetentionWorkflowId(taskQueue),
+  };
+  try {
+    await createWorkflowSchedule(client, scheduleId, { every }, action, 'job-retention');
+    return { scheduleId, created: true };
+  } catch (error) {
+    if (!(error instanceof ScheduleAlreadyRunning)) throw error;
+  }
+  await client.schedule.getHandle(scheduleId).update<typeof jobRetentionWorkflow>((previous) => ({
+    spec: spec({ every }),
+    action: { type: 'startWorkflow', ...action },
+    policies: SCHEDULE_POLICIES,
+    state: { paused: previous.state.paused, note: previous.state.note },
+  }));
+  return { scheduleId, created: false };
 }
 
 export async function listSchedules(client: Client): Promise<ScheduleSummary[]> {

@@ -30,10 +30,15 @@ export const TRACER_NAME = 'selling-kit';
 /** Request spans open at once before the oldest is ended unanswered. */
 const MAX_OPEN_SPANS = 1_000;
 
-/** The workflow interceptor module bundled into the workflow code when a worker traces. */
+/** The workflow interceptor module bundled into every worker's workflow code (worker.ts, `workflowCode`). */
 export const TRACING_WORKFLOW_MODULE = createRequire(import.meta.url).resolve(
   '@temporalio/interceptors-opentelemetry/lib/workflow-interceptors',
 );
+
+/** The workflow span sink of a worker that does not trace: the workflow interceptors' spans are dropped. */
+export const dropSpans: NonNullable<TemporalWorkerOptions['sinks']> = {
+  exporter: { export: { fn: () => undefined, callDuringReplay: false } },
+};
 
 export interface Tracing {
   /** For `new Client({ interceptors: { workflow } })`: starts and signals carry the trace. */

@@ -1,6 +1,7 @@
 // Types shared by workflows (which may import nothing but @temporalio/workflow and types) and activities.
 // Types only: no runtime code here.
 import type { ProductRef } from '@selling-kit/api-client/core';
+import type { JobKey, SnapshotMeta } from './stores/job-store.ts';
 
 /**
  * create: POST (verify-then-retry after unknown outcomes). upsert: PUT by SKU (creates or replaces).
@@ -89,29 +90,23 @@ export interface BulkJobOptions {
 /**
  * A job's own copy of its feed, taken once when the job starts (activities/snapshot.ts): chunks and item
  * bodies are read from it by line, never from the live feed (which an exporter may rewrite meanwhile),
- * and item bodies never travel through history. It lives next to the report, on storage every worker
- * reads.
+ * and item bodies never travel through history. It lives in the job store (stores/job-store.ts) every
+ * worker opens: `job` is the job whose snapshot it is (a many-shop job's shops may read their parent's),
+ * `storeId` the store holding it.
  */
-export interface FeedSnapshot {
-  /** Directory holding the snapshot. */
-  dir: string;
-  /** The feed it was taken from, with credentials and query string removed (for messages). */
-  source: string;
-  format: FeedFormat;
-  /** sha256 of the feed's bytes; a snapshot that no longer matches fails the read. */
-  sha256: string;
-  /** Items (records) in the feed. */
-  total: number;
+export interface FeedSnapshot extends SnapshotMeta {
+  job: JobKey;
+  storeId: string;
 }
 
 export interface BulkJobInput extends BulkJobOptions {
-  /** Names the report file; omitted by schedules, whose runs are then named by their workflow id. */
+  /** The id users know the job by; omitted by schedules, whose runs are then named by their workflow id. */
   jobId?: string;
+  /** A many-shop job's shop: the parent's job id (set by the parent; its report lists the shop's lines). */
+  parentJobId?: string;
   shop: ShopRef;
   feed: FeedRef;
   operation: BulkOperation;
-  /** Directory the per-item report (NDJSON) is written to, by the worker. */
-  reportDir: string;
   /** A snapshot already taken (a many-shop job snapshots a shared feed once for all its shops). */
   snapshot?: FeedSnapshot;
 }
@@ -123,7 +118,6 @@ export interface MultiShopJobInput extends BulkJobOptions {
   shops: (ShopRef & { feed?: FeedRef })[];
   feed?: FeedRef;
   operation: BulkOperation;
-  reportDir: string;
   /** Shops running at once (default 100). */
   maxConcurrentShops?: number;
   /**
@@ -175,6 +169,11 @@ export interface FeedChunk {
   done: boolean;
   /** Items in the whole feed (for progress and ETA). */
   total: number;
+  /**
+   * The activity attempt that read it: its report part (the invalid lines) is the one that counts (an
+   * earlier attempt may have failed before writing its own).
+   */
+  attempt?: number;
 }
 
 export type SendOutcome =
@@ -263,10 +262,10 @@ export interface ReconcileInput {
   shop: ShopRef;
   /** How far back to look, hours (default 24: a daily schedule). */
   lookbackHours?: number;
-  reportDir: string;
 }
 
 export interface ReconcileResult {
+  /** The job id its report is stored under (the run's workflow id): `selling-kit jobs report <reportKey>`. */
   reportKey: string;
   /** Orders in the window. */
   orders: number;

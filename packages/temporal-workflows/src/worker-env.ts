@@ -8,6 +8,7 @@ import { codecEnabled } from './codec.ts';
 import { CredentialsFileError, readCredentialsFile } from './credentials-file.ts';
 import { METRICS_ADDRESS_ENV } from './metrics.ts';
 import { TUNING_ENV, workerTuning, type WorkerTuning } from './worker-tuning.ts';
+import { JOB_STORE_ENV } from './stores/job-store.ts';
 import type { Credential, CredentialStore, ShopNames } from './activities/index.ts';
 
 type TuningKey = keyof typeof TUNING_ENV;
@@ -25,6 +26,11 @@ export interface WorkerEnvironment {
   credentialsFile?: string;
   /** SELLING_KIT_TOKEN_STORE: a sealed file or a postgres:// URL (token-store-open.ts). */
   tokenStore?: string;
+  /**
+   * SELLING_KIT_JOB_STORE: jobs' snapshots and reports, a postgres:// URL (several hosts) or a folder;
+   * unset: ~/.selling-kit/jobs (stores/open-job-store.ts).
+   */
+  jobStore?: string;
   /** SELLING_KIT_CODEC: payload encryption, on unless turned off (codec.ts CODEC_DEFAULT). */
   codec: boolean;
   /** SELLING_KIT_KEY_FILE, default ~/.selling-kit/codec.key (read when SELLING_KIT_CODEC_KEY is empty). */
@@ -57,6 +63,7 @@ export function workerEnvironment(
     taskQueue: env.SELLING_KIT_TASK_QUEUE || undefined,
     credentialsFile: env.SELLING_KIT_CREDENTIALS || undefined,
     tokenStore: env.SELLING_KIT_TOKEN_STORE || undefined,
+    jobStore: env[JOB_STORE_ENV]?.trim() || undefined,
     codec: codecEnabled(env.SELLING_KIT_CODEC),
     keyFile: env.SELLING_KIT_KEY_FILE || join(homedir(), '.selling-kit', 'codec.key'),
     metricsAddress: flags.metricsAddress ?? (env[METRICS_ADDRESS_ENV]?.trim() || undefined),

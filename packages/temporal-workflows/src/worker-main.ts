@@ -11,6 +11,11 @@
 //   SELLING_KIT_CREDENTIALS   JSON file { "<credentialRef>": { "baseUrl": "...", "apiKey": "..." } } (direct
 //                             partners); re-read when it changes, so a rotated key is used by the next activity
 //   SELLING_KIT_TOKEN_STORE   encrypted token store of connected sellers (cross-listers), see token-store.ts
+//   SELLING_KIT_JOB_STORE     jobs' feed snapshots and reports: a postgres:// URL (every worker of a deployment
+//                             on several hosts opens the same one) or a folder; default ~/.selling-kit/jobs
+//                             (one host). Migrated at start, see stores/open-job-store.ts
+//   SELLING_KIT_JOB_RETENTION_DAYS  days a job's data is kept (default 30): the task queue's retention
+//                             schedule is created or updated to it at start (schedules.ts)
 //   SELLING_KIT_CODEC         "0" turns payload encryption off; on by default (CODEC_DEFAULT, the same as
 //                             `selling-kit worker`): clients must use the same key
 //   SELLING_KIT_CODEC_KEY     the keyring, `id:base64,…` (first seals) or one base64 key (32 bytes), see codec.ts
@@ -36,6 +41,7 @@ import {
 } from './connection-config.ts';
 import { AesGcmCodec, CodecKeyError, loadCodecKey, tokenStoreKeys } from './codec.ts';
 import { openTokenStore } from './token-store-open.ts';
+import { JOB_RETENTION_ENV, jobRetentionDays, openJobStore } from './stores/open-job-store.ts';
 import { TuningError, type WorkerTuning } from './worker-tuning.ts';
 import { installMetrics } from './metrics.ts';
 import { tracingFromEnv } from './tracing.ts';
@@ -92,6 +98,21 @@ if (metricsAddress) {
 }
 // A file (one host) or a postgres:// URL (several hosts): token-store-open.ts.
 const tokens = settings.tokenStore ? openTokenStore(settings.tokenStore, tokenStoreKeys(keys!)) : undefined;
+let retentionDays: number;
+try {
+  retentionDays = jobRetentionDays(env[JOB_RETENTION_ENV]);
+} catch (e) {
+  retentionDays = fail((e as Error).message);
+}
+// Jobs' snapshots and reports: one store every worker of the deployment opens, migrated before anything
+// else connects (createWorker's own migration then finds nothing to do).
+const jobStore = openJobStore(settings.jobStore);
+try {
+  await jobStore.migrate();
+} catch (e) {
+  await jobStore.close().catch(() => undefined);
+  fail(`the job store (${jobStore.kind} ${jobStore.location}) cannot be opened: ${(e as Error).message}`);
+}
 const tracing = tracingFromEnv('selling-kit-worker');
 let started: Awaited<ReturnType<typeof createWorker>>;
 try {
@@ -103,11 +124,14 @@ try {
     credentials,
     shopNames,
     tokens,
+    jobStore,
+    jobRetentionDays: retentionDays,
     codec: encrypt ? new AesGcmCodec(keys!) : undefined,
     ...options,
   });
 } catch (e) {
   await tokens?.close?.();
+  await jobStore.close();
   started = fail(`the worker cannot connect: ${await explainConnectError(temporal, e)}`);
 }
 const { worker, close } = started;
@@ -115,6 +139,7 @@ stopOnSignals(worker, (signal) =>
   console.log(`${signal}: already stopping (in-flight activities get up to ${options.shutdownGraceTime} ms)`),
 );
 if (metricsAddress) console.log(`metrics on http://${metricsAddress}/metrics`);
+console.log(`job store: ${jobStore.kind} ${jobStore.location} (jobs kept ${retentionDays} days)`);
 console.log(
   `worker ready on ${describeConnection(temporal)}, task queue ${settings.taskQueue ?? DEFAULT_TASK_QUEUE}`,
 );
@@ -127,4 +152,5 @@ try {
 }
 await close();
 await tokens?.close?.();
+await jobStore.close();
 await tracing?.shutdown(); // the spans still queued

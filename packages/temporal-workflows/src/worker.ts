@@ -1,6 +1,6 @@
 // The worker: workflow code bundled from ./workflows, activities with their dependencies injected, the
-// data converter (codec + failure converter) shared with clients, and a shutdown that lets in-flight
-// work finish.
+// data converter (codec + failure converter) shared with clients, the job store (migrated at start), and
+// a shutdown that lets in-flight work finish.
 import { fileURLToPath } from 'node:url';
 import {
   bundleWorkflowCode,
@@ -13,8 +13,11 @@ import type { Duration, PayloadCodec } from '@temporalio/common';
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import { createActivities, type ActivityDeps, type ShopDirectoryDeps } from './activities/index.ts';
 import { dataConverter, failureConverterPath } from './data-converter.ts';
-import { TRACING_WORKFLOW_MODULE, type Tracing } from './tracing.ts';
+import { dropSpans, TRACING_WORKFLOW_MODULE, type Tracing } from './tracing.ts';
 import { DEFAULT_TASK_QUEUE } from './contract.ts';
+import type { JobStore } from './stores/job-store.ts';
+import { openJobStore } from './stores/open-job-store.ts';
+import { ensureJobRetentionSchedule } from './schedules.ts';
 
 export { DEFAULT_TASK_QUEUE } from './contract.ts';
 /** In-flight activities get this long to finish after a stop signal; then they are cancelled. */
@@ -27,7 +30,20 @@ export const SHUTDOWN_GRACE_TIME = '10s';
 export const SHUTDOWN_FORCE_TIME = '25s';
 
 /** `shopNames` lists the shops of `credentials` for the shop directory (clients' shop pickers). */
-export interface WorkerOptions extends ActivityDeps, ShopDirectoryDeps {
+export interface WorkerOptions extends Omit<ActivityDeps, 'jobStore'>, ShopDirectoryDeps {
+  /**
+   * Jobs' snapshots and outcomes: the store every worker of the deployment opens. Default
+   * `openJobStore()` (SELLING_KIT_JOB_STORE), which `close()` closes; a store given here is the
+   * caller's to close (several workers may share it). Migrated at start either way.
+   */
+  jobStore?: JobStore;
+  /**
+   * Days the job store keeps a job's data: when set, the task queue's retention schedule is created or
+   * updated to it at start (schedules.ts). The worker processes (worker-main, `selling-kit worker`) set
+   * it from SELLING_KIT_JOB_RETENTION_DAYS (`jobRetentionDays()`, default 30); embedded workers (tests)
+   * leave the schedule to them (unset or `false`).
+   */
+  jobRetentionDays?: number | false;
   address: string;
   namespace?: string;
   /** TLS to the frontend (a CA, a client certificate for mTLS), e.g. from loadConnectionConfig. */
@@ -51,17 +67,26 @@ export interface WorkerOptions extends ActivityDeps, ShopDirectoryDeps {
   tracing?: Tracing;
 }
 
-/** Where the workflow code is, and how to bundle it (shared by workers and replay tests). */
-export const workflowCode: Pick<TemporalWorkerOptions, 'workflowsPath' | 'bundlerOptions'> = {
-  workflowsPath: fileURLToPath(new URL('./workflows/index.ts', import.meta.url)),
-  bundlerOptions: {
-    // Workflow sources import siblings with their `.ts` extension (Node type stripping).
-    webpackConfigHook: (config) => ({
-      ...config,
-      resolve: { ...config.resolve, extensionAlias: { '.js': ['.ts', '.js'] } },
-    }),
-  },
-};
+/**
+ * Where the workflow code is, and how to bundle it (shared by workers and replay tests). EVERY worker runs
+ * the workflows with OpenTelemetry's workflow interceptors, tracing or not: with SDK 1.24 the interceptor
+ * makes an update handler complete a few microtasks later, which changes the order of commands in
+ * history, so a job started by a plain worker would not replay on a tracing one (and back). One bundle
+ * makes turning tracing on or off a configuration change, not an upgrade; without tracing the spans go
+ * to a sink that drops them (tracing.ts, `dropSpans`).
+ */
+export const workflowCode: Pick<TemporalWorkerOptions, 'workflowsPath' | 'bundlerOptions' | 'interceptors'> =
+  {
+    workflowsPath: fileURLToPath(new URL('./workflows/index.ts', import.meta.url)),
+    interceptors: { workflowModules: [TRACING_WORKFLOW_MODULE] },
+    bundlerOptions: {
+      // Workflow sources import siblings with their `.ts` extension (Node type stripping).
+      webpackConfigHook: (config) => ({
+        ...config,
+        resolve: { ...config.resolve, extensionAlias: { '.js': ['.ts', '.js'] } },
+      }),
+    },
+  };
 
 /** `make()` once it has succeeded; a failed attempt is forgotten, so the next call tries again. */
 export function onceSucceeded<T>(make: () => Promise<T>): () => Promise<T> {
@@ -73,24 +98,25 @@ export function onceSucceeded<T>(make: () => Promise<T>): () => Promise<T> {
     }));
 }
 
-const bundle = (workflowInterceptorModules: string[]) =>
+/** The workflow code, bundled once per process and shared by every worker it creates. */
+export const workflowBundle = onceSucceeded(() =>
   bundleWorkflowCode({
     workflowsPath: workflowCode.workflowsPath!,
     webpackConfigHook: workflowCode.bundlerOptions?.webpackConfigHook,
     // Workflow failures go through the codec too (the bundle holds the workflow side's converter).
     failureConverterPath,
-    workflowInterceptorModules,
+    workflowInterceptorModules: workflowCode.interceptors!.workflowModules,
     logger: new DefaultLogger('WARN'),
-  });
+  }),
+);
 
-/** The workflow code, bundled once per process and shared by every worker it creates. */
-export const workflowBundle = onceSucceeded(() => bundle([]));
-/** The same with OpenTelemetry's workflow interceptors (a tracing worker; spans only, no commands). */
-export const tracedWorkflowBundle = onceSucceeded(() => bundle([TRACING_WORKFLOW_MODULE]));
-
-export async function createWorker(
-  options: WorkerOptions,
-): Promise<{ worker: Worker; connection: NativeConnection; close(): Promise<void> }> {
+export async function createWorker(options: WorkerOptions): Promise<{
+  worker: Worker;
+  connection: NativeConnection;
+  /** The job store its activities use (`kind` and `location` say which, without secrets). */
+  jobStore: JobStore;
+  close(): Promise<void>;
+}> {
   // The same endpoint, TLS and API key for the worker's connection and its activities' client.
   const endpoint = {
     address: options.address,
@@ -98,7 +124,19 @@ export async function createWorker(
     ...(options.apiKey ? { apiKey: options.apiKey } : {}),
     ...(options.metadata ? { metadata: options.metadata } : {}),
   };
-  const connection = await NativeConnection.connect(endpoint);
+  const jobStore = options.jobStore ?? openJobStore();
+  const closeStore = async () => {
+    if (!options.jobStore) await jobStore.close();
+  };
+  let connection: NativeConnection;
+  try {
+    // First: a worker whose store cannot be reached or migrated does not take tasks.
+    await jobStore.migrate();
+    connection = await NativeConnection.connect(endpoint);
+  } catch (e) {
+    await closeStore();
+    throw e;
+  }
   const taskQueue = options.taskQueue ?? DEFAULT_TASK_QUEUE;
   // Activities reach the shop lanes (entity workflows) through a client of their own.
   let clientConnection: Connection;
@@ -106,6 +144,7 @@ export async function createWorker(
     clientConnection = await Connection.connect(endpoint);
   } catch (e) {
     await connection.close();
+    await closeStore();
     throw e;
   }
   const converter = dataConverter(options.codec);
@@ -115,14 +154,25 @@ export async function createWorker(
     dataConverter: converter,
     interceptors: options.tracing ? { workflow: options.tracing.clientInterceptors() } : undefined,
   });
+  try {
+    // Old jobs' snapshots and reports are removed by a schedule of the task queue, whoever started it.
+    const retentionDays = options.jobRetentionDays;
+    if (retentionDays !== undefined && retentionDays !== false)
+      await ensureJobRetentionSchedule(temporal, { taskQueue, retentionDays });
+  } catch (e) {
+    await clientConnection.close();
+    await connection.close();
+    await closeStore();
+    throw e;
+  }
   const closers: (() => Promise<void>)[] = [];
   const worker = await Worker.create({
     connection,
     namespace: options.namespace ?? 'default',
     taskQueue,
-    workflowBundle: await (options.tracing ? tracedWorkflowBundle() : workflowBundle()),
-    ...options.tracing?.workerOptions(),
-    activities: createActivities({ temporal, taskQueue, ...options, closers }),
+    workflowBundle: await workflowBundle(),
+    ...(options.tracing?.workerOptions() ?? { sinks: dropSpans }),
+    activities: createActivities({ temporal, taskQueue, ...options, jobStore, closers }),
     dataConverter: converter,
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions,
     maxCachedWorkflows: options.maxCachedWorkflows,
@@ -137,9 +187,10 @@ export async function createWorker(
     for (const c of closers) await c();
     await clientConnection.close();
     await connection.close();
+    await closeStore();
     await options.tracing?.flush(); // spans still queued leave before the process does
   };
-  return { worker, connection, close };
+  return { worker, connection, jobStore, close };
 }
 
 /**

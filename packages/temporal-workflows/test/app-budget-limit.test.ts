@@ -30,6 +30,7 @@ it('64 lanes on 16 workers ask one allocator at once: every one gets a lease, no
         credentials: () => undefined,
         temporal: env.client,
         taskQueue: env.taskQueue,
+        jobStore: env.store,
       }).acquireSlots,
   );
   const inputs = workers.flatMap((_, w) =>

@@ -20,7 +20,7 @@ import {
 import type { SellerTokens } from '../src/activities/index.ts';
 import { createMemoryTokenStore } from '../src/token-store.ts';
 import { createOAuthClient } from '@selling-kit/simulator';
-import { startBulkJob, readReport, getProgress, pauseJob, resumeJob, cancelJob } from '../src/client.ts';
+import { startBulkJob, getProgress, pauseJob, resumeJob, cancelJob } from '../src/client.ts';
 import { AesGcmCodec, loadCodecKey } from '../src/codec.ts';
 import {
   createFeedSyncSchedule,
@@ -34,7 +34,8 @@ import { createListing } from '../../simulator/src/domain/products.ts';
 import { startCodecServer } from '../src/codec-server.ts';
 import type { BulkJobInput } from '../src/types.ts';
 import { FEED_HEADER, feedRow } from '../src/testing.ts';
-import { okOf } from './helpers.ts';
+import { okOf, reportOf, waitFor } from './helpers.ts';
+import { createLocalJobStore } from '../src/stores/job-store-local.ts';
 
 const TIME_SCALE = 10; // the simulator's 10 s create window lasts 1 real second
 const taskQueue = `bulk-test-${randomUUID()}`;
@@ -46,6 +47,9 @@ let running: Promise<void>;
 let connection: Connection;
 let client: Client;
 const dir = mkdtempSync(join(tmpdir(), 'sk-bulk-'));
+/** The job store of every worker of this file (the spawned ones open the same folder). */
+const storeDir = join(dir, 'jobs');
+const jobStore = createLocalJobStore(storeDir);
 
 beforeAll(async () => {
   Runtime.install({ logger: new DefaultLogger('WARN') });
@@ -56,6 +60,7 @@ beforeAll(async () => {
   ({ worker, close: closeWorker } = await createWorker({
     address: process.env.TEMPORAL_TEST_ADDRESS!,
     taskQueue,
+    jobStore,
     credentials: (ref) => (ref === 'shop-1' ? { baseUrl: sim.url, apiKey: key } : undefined),
   }));
   running = worker.run();
@@ -69,6 +74,7 @@ afterAll(async () => {
   await closeWorker?.();
   await connection?.close();
   await sim?.close();
+  await jobStore.close();
 });
 
 const HEADER = FEED_HEADER;
@@ -93,7 +99,6 @@ function job(path: string, over: Partial<BulkJobInput> = {}): BulkJobInput & { j
     shop: { shopId: String(sellerId), credentialRef: 'shop-1' },
     feed: { path, format: 'csv' },
     operation: 'create',
-    reportDir: dir,
     allowance: { limit: 20, windowMs: 1000 },
     verifyDelaysMs: [100, 200, 400],
     ...over,
@@ -124,7 +129,7 @@ describe('bulk listing workflow', () => {
     const handle = await startBulkJob(client, input, taskQueue);
     const result = await handle.result();
     expect(result).toMatchObject({ state: 'finished', total: 50, done: 47, failed: 3 });
-    const report = await readReport(dir, input.jobId);
+    const report = await reportOf({ store: jobStore }, input.jobId);
     expect(report).toHaveLength(50);
     const ok = report.filter((r) => r.status === 'ok');
     expect(ok).toHaveLength(47);
@@ -171,7 +176,7 @@ describe('bulk listing workflow', () => {
       const products = productsWithPrefix('B');
       expect(products).toHaveLength(40);
       expect(new Set(products.map((p) => p.sku)).size).toBe(40);
-      const report = await readReport(dir, input.jobId);
+      const report = await reportOf({ store: jobStore }, input.jobId);
       expect(okOf(report, 'sku')).toEqual(products.map((p) => p.sku).sort());
     } finally {
       await admin('DELETE', '/admin/faults');
@@ -239,7 +244,7 @@ describe('bulk listing workflow', () => {
     const result = await handle.result();
     expect(result.state).toBe('cancelled');
     const created = productsWithPrefix('D').length;
-    const report = await readReport(dir, input.jobId);
+    const report = await reportOf({ store: jobStore }, input.jobId);
     expect(report).toHaveLength(60);
     expect(report.filter((r) => r.status === 'ok')).toHaveLength(created);
     expect(report.filter((r) => r.status === 'cancelled').length).toBe(60 - created);
@@ -256,7 +261,7 @@ describe('bulk listing workflow', () => {
     expect(result).toMatchObject({ state: 'finished', done: 30, failed: 0 });
     expect(result.runs).toBeGreaterThan(1);
     expect(productsWithPrefix('E')).toHaveLength(30);
-    expect(await readReport(dir, input.jobId)).toHaveLength(30);
+    expect(await reportOf({ store: jobStore }, input.jobId)).toHaveLength(30);
   }, 120_000);
 });
 
@@ -285,6 +290,7 @@ describe('payload codec: no plaintext in history', () => {
     const { worker: w, close: wc } = await createWorker({
       address: process.env.TEMPORAL_TEST_ADDRESS!,
       taskQueue: queue,
+      jobStore,
       codec,
       credentials: (ref) =>
         ref === 'shop-1' ? { baseUrl: sim.url, apiKey: [...sim.world.apiKeys.keys()][0]! } : undefined,
@@ -346,6 +352,7 @@ describe('crash safety and determinism', () => {
         SELLING_KIT_TASK_QUEUE: queue,
         SELLING_KIT_CREDENTIALS: credentialsFile,
         SELLING_KIT_CODEC: '0', // this file's client does not encrypt
+        SELLING_KIT_JOB_STORE: storeDir, // the store of this file's other workers
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -427,10 +434,13 @@ describe('schedules', () => {
     const run = await lastRun(id);
     expect(await run.result()).toMatchObject({ state: 'finished', done: 8, failed: 0 });
     expect(productsWithPrefix('H')).toHaveLength(8);
-    const report = await readReport(dir, run.workflowId);
+    const report = await reportOf({ store: jobStore }, run.workflowId);
     expect(report.filter((r) => r.status === 'ok')).toHaveLength(8);
     await deleteSchedule(client, id);
-    expect((await listSchedules(client)).map((s) => s.scheduleId)).not.toContain(id);
+    // Listing is eventually consistent: a deleted schedule may be listed for a moment.
+    await waitFor('the schedule gone from the list', async () =>
+      (await listSchedules(client)).every((s) => s.scheduleId !== id),
+    );
   }, 120_000);
 
   it('orders reconciliation: a daily run reports the orders still awaiting shipping', async () => {
@@ -454,7 +464,7 @@ describe('schedules', () => {
     await createOrdersReconciliationSchedule(
       client,
       id,
-      { shop: { shopId: String(sellerId), credentialRef: 'shop-1' }, reportDir: dir },
+      { shop: { shopId: String(sellerId), credentialRef: 'shop-1' } },
       { cron: '0 3 * * *' },
       taskQueue,
     );
@@ -462,6 +472,10 @@ describe('schedules', () => {
     const result = await (await lastRun(id)).result();
     expect(result.awaitingShipping).toContain(order.purchaseId);
     expect(result.orders).toBeGreaterThanOrEqual(1);
+    // Its report is a job of its own in the store, one line per order awaiting shipping.
+    const report = await reportOf({ store: jobStore }, result.reportKey);
+    expect(report).toHaveLength(result.awaitingShipping.length);
+    expect(report.map((r) => r.message)).toContain(`order ${order.purchaseId} awaits shipping`);
     await deleteSchedule(client, id);
   }, 120_000);
 });
@@ -477,6 +491,7 @@ describe('per-seller token refresh', () => {
     const { worker: w, close: wc } = await createWorker({
       address: process.env.TEMPORAL_TEST_ADDRESS!,
       taskQueue: queue,
+      jobStore,
       credentials: () => undefined,
       tokens: {
         get: (ref) => store.get(ref),

@@ -4,10 +4,21 @@
 // SIGKILLed twice (the second time kept down 40 s, longer than a batch deadline), the server killed and
 // restarted, a poison item and a cancel during a run hand-off. Every item must be listed once and reported
 // truly; the poison item reported failed; the cancelled job must end cancelled with nothing sent after
-// the cancel was acknowledged. Also: the audit itself finds each kind of problem.
-import { rmSync } from 'node:fs';
+// the cancel was acknowledged. Also: the audit itself finds each kind of problem, and the private-disk
+// proof of the two-host scenario tells processes on disks of their own from processes sharing one.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { auditShop } from '../chaos/audit.ts';
 import { formatChaos } from '../chaos/cli.ts';
+import {
+  isolationProblems,
+  isolationUnavailable,
+  privateDisk,
+  PrivateHost,
+  seenBy,
+} from '../chaos/private-disk.ts';
 import { runChaos } from '../chaos/scenario.ts';
 
 test('the audit counts lost, misreported and duplicate items', () => {
@@ -39,10 +50,59 @@ test('the audit counts lost, misreported and duplicate items', () => {
     duplicates: 2,
     misreported: 3,
     lost: 1,
+    missingLines: 0,
     repeatedLines: 2,
   });
   expect(audit.byStatus).toEqual({ ok: 4, failed: 1 });
+  // Listed but not reported: the report is short, nothing is lost.
+  const short = auditShop(feed.slice(0, 2), [{ sku: 'S-1', productId: 11 }], []);
+  expect(short).toMatchObject({ lost: 1, missingLines: 1, misreported: 0 });
 });
+
+// The two-host scenario's premise (chaos/private-disk.ts): a process on a host of its own sees its own
+// files at the shared path and nobody else's; and the proof fails for processes that share the disk.
+(isolationUnavailable() ? test.skip : test)(
+  'private disks: each host sees only its own, and the proof catches a shared one',
+  async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sk-private-disk-'));
+    const disk = privateDisk(join(dir, 'host'));
+    mkdirSync(disk.root);
+    const hosts: PrivateHost[] = [];
+    const children: ChildProcess[] = [];
+    const run = (name: string, host?: PrivateHost) => {
+      const { command, args } = host ? host.wrap('sleep', ['60']) : { command: 'sleep', args: ['60'] };
+      const child = spawn(command, args, { stdio: 'ignore' });
+      children.push(child);
+      return { name, host: host?.name ?? 'this machine', pid: child.pid! };
+    };
+    try {
+      for (const name of ['host-a', 'host-b']) hosts.push(await PrivateHost.start(disk, name));
+      const a = run('a', hosts[0]);
+      const b = run('b', hosts[1]);
+      // nsenter has entered the host once the process's root shows the host's disk.
+      for (const p of [a, b])
+        while (!existsSync(seenBy(p.pid, join(disk.root, '.host'))))
+          await new Promise((r) => setTimeout(r, 20));
+      expect(isolationProblems(disk, [a, b])).toEqual([]);
+
+      // Two processes on the one disk of this machine: the proof must say so.
+      mkdirSync(disk.tmp);
+      const c = run('c');
+      const problems = isolationProblems(disk, [c, run('d')]);
+      expect(problems).toEqual(
+        expect.arrayContaining([
+          `c (pid ${c.pid}) has no tmpfs at ${disk.root}`,
+          "d sees a file written on c's disk",
+          "the harness sees a file written on c's disk",
+        ]),
+      );
+    } finally {
+      for (const c of children) c.kill('SIGKILL');
+      for (const h of hosts) h.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
 
 test('chaos, small: nothing lost, duplicated or misreported; poison failed; cancel honoured', async () => {
   const lines: string[] = [];

@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WorkflowFailedError } from '@temporalio/client';
 import { CancelledFailure } from '@temporalio/common';
-import { startBulkJob, readReport, getProgress, cancelJob, resumeJob } from '../src/client.ts';
+import { startBulkJob, getProgress, cancelJob, resumeJob } from '../src/client.ts';
 import { bulkWorkflowId } from '../src/contract.ts';
-import { bulkListingWorkflow, type BulkCarry } from '../src/workflows/bulk-listing.ts';
+import { bulkListingWorkflow, CARRY_VERSION, type BulkCarry } from '../src/workflows/bulk-listing.ts';
 import { shopWorkflowId } from '../src/workflows/multi-shop.ts';
 import { laneWorkflowId } from '../src/workflows/shop-lane.ts';
-import { addFault, admin, csvFeed, job, listDirectly, products, useTestEnv } from './helpers.ts';
+import { addFault, admin, csvFeed, job, listDirectly, products, reportOf, useTestEnv } from './helpers.ts';
 import { shopsWithFeeds, startShopsJob } from './many-shop-jobs.ts';
 
 const env = useTestEnv('durable');
@@ -44,6 +44,7 @@ async function historyOf(workflowId: string) {
 }
 
 const emptyCarry = (over: Partial<BulkCarry>): BulkCarry => ({
+  v: CARRY_VERSION,
   offset: 0,
   feedDone: false,
   queue: [],
@@ -55,9 +56,11 @@ const emptyCarry = (over: Partial<BulkCarry>): BulkCarry => ({
   runs: 1,
   paused: false,
   cancelled: false,
-  parts: 0,
+  seq: 0,
   accepted: {},
-  serverErrors: 0,
+  answers: [],
+  unreachable: 0,
+  startedAt: Date.now(),
   ...over,
 });
 
@@ -73,7 +76,7 @@ describe('durable bulk jobs', () => {
     const result = await handle.result();
     expect(result).toMatchObject({ state: 'cancelled', done: 0, cancelled: 30, pending: 0 });
     expect(products(env, shop.sellerId, 'DJC')).toHaveLength(0);
-    const report = await readReport(env.dir, input.jobId);
+    const report = await reportOf(env, input.jobId);
     expect(report).toHaveLength(30);
     expect(new Set(report.map((r) => r.status))).toEqual(new Set(['cancelled']));
   }, 60_000);
@@ -119,7 +122,7 @@ describe('durable bulk jobs', () => {
     await cancelJob(env.client, input.jobId);
     const result = await handle.result();
     expect(result.state).toBe('cancelled');
-    const report = await readReport(env.dir, input.jobId);
+    const report = await reportOf(env, input.jobId);
     expect(report).toHaveLength(20_001);
     expect(new Set(report.map((r) => r.line)).size).toBe(20_001);
     const by = (status: string) => report.filter((r) => r.status === status).length;
@@ -175,7 +178,7 @@ describe('durable bulk jobs', () => {
     const input = job(env, shop, csvFeed(env, 'DJE', 4));
     const result = await (await startBulkJob(env.client, input, env.taskQueue)).result();
     expect(result).toMatchObject({ state: 'finished', done: 3, failed: 1 });
-    const taken = (await readReport(env.dir, input.jobId)).find((r) => r.sku === 'DJE-2');
+    const taken = (await reportOf(env, input.jobId)).find((r) => r.sku === 'DJE-2');
     expect(taken).toMatchObject({ status: 'failed', code: 'sku_exists' });
     expect(taken!.message).toContain(String(before.productId));
   }, 60_000);
@@ -196,7 +199,7 @@ describe('durable bulk jobs', () => {
       [create, 'DJP-3'],
       [upsert, 'DJU-4'],
     ] as const) {
-      const failed = (await readReport(env.dir, j.jobId)).filter((r) => r.status === 'failed');
+      const failed = (await reportOf(env, j.jobId)).filter((r) => r.status === 'failed');
       expect(failed).toEqual([
         expect.objectContaining({ sku, code: 'generic_error', message: expect.stringMatching(/after 3 /) }),
       ]);
@@ -230,7 +233,7 @@ describe('durable bulk jobs', () => {
     );
     expect(error).toBeInstanceOf(WorkflowFailedError);
     expect((error as WorkflowFailedError).cause).toBeInstanceOf(CancelledFailure);
-    const report = await readReport(env.dir, input.jobId);
+    const report = await reportOf(env, input.jobId);
     expect(new Set(report.map((r) => r.line)).size).toBe(200);
     expect(report.filter((r) => r.status === 'ok')).toHaveLength(products(env, shop.sellerId, 'DJT').length);
     // Another job of the shop gets the whole allowance at once: no slot stayed held by the cancelled one.
@@ -257,6 +260,7 @@ describe('durable bulk jobs', () => {
             SELLING_KIT_TASK_QUEUE: queue,
             SELLING_KIT_CREDENTIALS: credentials,
             SELLING_KIT_CODEC: '0', // this file's client does not encrypt (encryption is on by default)
+            SELLING_KIT_JOB_STORE: env.storeDir, // the store the test reads reports from
           },
           stdio: ['ignore', 'pipe', 'inherit'],
         },
@@ -281,7 +285,7 @@ describe('durable bulk jobs', () => {
       const listed = products(env, shop.sellerId, 'DJK');
       expect(listed).toHaveLength(60);
       expect(new Set(listed.map((p) => p.sku)).size).toBe(60);
-      const report = await readReport(env.dir, input.jobId);
+      const report = await reportOf(env, input.jobId);
       expect(report.map((r) => r.status)).toEqual(new Array(60).fill('ok'));
     } finally {
       first.kill('SIGKILL');

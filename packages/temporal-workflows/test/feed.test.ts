@@ -1,20 +1,31 @@
-// Feed reading without a server: a snapshot of the feed, chunks of items without bodies, bodies read back
-// by line, local validation, and bad input (spreadsheet exports, broken lines, wrong types, binary
-// files) reported per line or refused with a clear, printable message.
+// Feed reading without a server: a snapshot of the feed in a local job store, chunks of items without
+// bodies, bodies read back by line, local validation, and bad input (spreadsheet exports, broken lines,
+// wrong types, binary files, JSON arrays of every shape) reported per line or refused with a clear,
+// printable message; a JSON array read item by item as its bytes arrive.
 import { readFileSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { readChunk, readItems } from '../src/activities/feed.ts';
+import { readChunk as readChunkFrom, readItems as readItemsFrom } from '../src/activities/feed.ts';
+import { jsonArrayItems } from '../src/activities/json-array.ts';
 import { readSnapshotRecords, takeSnapshot } from '../src/activities/snapshot.ts';
-import type { FeedFormat, FeedSnapshot } from '../src/types.ts';
-import { basicCsv, failure, feedFile } from './feed-files.ts';
+import { jobFolderName } from '../src/stores/job-store-local.ts';
+import type { BulkOperation, FeedFormat, FeedSnapshot } from '../src/types.ts';
+import { basicCsv, failure, feedFile, newJob, tempStore } from './feed-files.ts';
 
 const EXAMPLE = new URL('../../../examples/listings.csv', import.meta.url);
 
-/** A feed file with `content`, snapshotted into a directory of its own. */
+/** One store for the file's snapshots (each its own job). */
+const store = tempStore();
+const readChunk = (s: FeedSnapshot, offset: number, size: number, operation: BulkOperation) =>
+  readChunkFrom(store, s, offset, size, operation);
+const readItems = (s: FeedSnapshot, lines: number[], operation: BulkOperation) =>
+  readItemsFrom(store, s, lines, operation);
+const records = (s: FeedSnapshot, from: number, to: number) => readSnapshotRecords(store, s, from, to);
+
+/** A feed file with `content`, snapshotted for a job of its own. */
 async function snapshot(content: string | Buffer, format: FeedFormat, name = `feed.${format}`) {
-  const { dir, path } = feedFile(content, name);
-  return takeSnapshot({ path, format }, join(dir, 'snapshot'));
+  const { path } = feedFile(content, name);
+  return takeSnapshot({ path, format }, store, newJob());
 }
 
 const csv = (lines: string[]) => snapshot(basicCsv(lines), 'csv');
@@ -111,9 +122,86 @@ describe('NDJSON and JSON feeds', () => {
     expect(notArray.message).toMatch(/a JSON feed must be an array of items/);
   });
 
+  it('a JSON array with brackets, braces, commas and escapes inside strings reads item by item like JSON.parse', async () => {
+    const text = [
+      '\uFEFF [',
+      '  {"sku":"J-1","description":"a [bracket], a {brace}, a comma","tags":["x","y]"],',
+      '   "nested":{"a":[1,{"b":"}"}],"c":[[],{}]}},',
+      String.raw`  {"sku":"J-2","description":"quote \" and backslash \\","e":"\\","f":"\\\"]"},`,
+      String.raw`  {"sku":"J-3","description":"é 😀 \u00e9 \ud83d\ude00 \n\t\/"},`,
+      '  "not an object", 42, null, [1, {"sku": "J-9"}],',
+      '  {"sku":"J-4","description":""}',
+      ']  \n',
+    ].join('\r\n');
+    const expected = JSON.parse(text.replace(/^\uFEFF/, '')) as unknown[];
+    expect(expected).toHaveLength(8);
+    const s = await snapshot(text, 'json');
+    expect(s.total).toBe(8);
+    expect(await records(s, 0, 8)).toEqual(expected);
+    expect(await records(s, 1, 2)).toEqual([
+      { sku: 'J-2', description: 'quote " and backslash \\', e: '\\', f: '\\"]' },
+    ]);
+
+    // Read one byte at a time (every boundary inside strings, escapes and multi-byte characters).
+    const bytes = Buffer.from(text);
+    const oneByOne = async function* () {
+      for (let i = 0; i < bytes.length; i++) yield bytes.subarray(i, i + 1);
+    };
+    const items: unknown[] = [];
+    for await (const item of jsonArrayItems(oneByOne(), (r) => new Error(r))) items.push(item);
+    expect(items).toEqual(expected);
+
+    // Items that are not objects are malformed items of their own; the others are read on.
+    const chunk = await readChunk(s, 0, 10, 'patch');
+    expect(chunk.items.map((i) => i.sku)).toEqual(['J-1', 'J-2', 'J-3', 'J-4']);
+    expect(chunk.invalid.map((r) => [r.line, r.message])).toEqual(
+      [4, 5, 6, 7].map((line) => [line, 'each feed item must be an object']),
+    );
+    expect((await snapshot(' [ ] ', 'json')).total).toBe(0);
+  });
+
+  it('a JSON array is read as its bytes arrive: memory holds one item, never the whole array', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((ok) => (release = ok));
+    let sentTheEnd = false;
+    async function* slowFeed() {
+      yield Buffer.from('[{"sku":"S-1","description":"first, [not] the end"}, {"sku"');
+      yield Buffer.from(':"S-2"}, ');
+      await held; // the rest of the array has not arrived yet
+      sentTheEnd = true;
+      yield Buffer.from('{"sku":"S-3"}]');
+    }
+    const items = jsonArrayItems(slowFeed(), (r) => new Error(r));
+    expect((await items.next()).value).toEqual({ sku: 'S-1', description: 'first, [not] the end' });
+    expect((await items.next()).value).toEqual({ sku: 'S-2' });
+    expect(sentTheEnd).toBe(false);
+    release();
+    expect((await items.next()).value).toEqual({ sku: 'S-3' });
+    expect((await items.next()).done).toBe(true);
+  });
+
+  it.each([
+    ['', /not valid JSON: the file holds no JSON array \(it is blank\)/],
+    ['[{"sku":"A"},]', /not valid JSON: an empty item at byte 13 \(a comma too many\?\)/],
+    ['[,{"sku":"A"}]', /not valid JSON: an empty item at byte 1/],
+    ['[{"sku":"A"} {"sku":"B"}]', /not valid JSON: item 1 \(from byte 1\): /],
+    ['[{"sku":"A"}]{"sku":"B"}', /not valid JSON: text after the array's closing "\]" \(at byte 13\)/],
+    ['[{"sku":"A"}, {"sku":"B", "d": "cut', /not valid JSON: the file ends inside the array/],
+    ['[{"sku":["A"}]]', /not valid JSON: item 1 \(from byte 1\): /],
+    ['[{"sku":"A"}}]', /not valid JSON: an unexpected "}" at byte 12/],
+    ['["a\\xb"]', /not valid JSON: item 1 \(from byte 1\): Bad escaped character/],
+    ['"just a string"', /a JSON feed must be an array of items \(it starts with ""just a string""\)/],
+  ])('refuses %j as a whole file, saying where', async (text, reason) => {
+    const e = await failure(snapshot(text, 'json'));
+    expect(e.type).toBe('FeedUnreadable');
+    expect(e.nonRetryable).toBe(true);
+    expect(e.message).toMatch(/^the json feed .*feed\.json cannot be read: /);
+    expect(e.message).toMatch(reason);
+  });
+
   it('a value of the wrong type names the expected and the received type', async () => {
     const example = await snapshot(readFileSync(EXAMPLE), 'csv');
-    const [item] = (await readSnapshotRecords(example, 0, 1)) as Record<string, unknown>[];
+    const [item] = (await records(example, 0, 1)) as Record<string, unknown>[];
     const s = await snapshot(JSON.stringify([item, { ...item, sku: 'T-2', description: 12 }]), 'json');
     const chunk = await readChunk(s, 0, 10, 'create');
     expect(chunk.items.map((i) => i.line)).toEqual([1]);
@@ -169,10 +257,11 @@ describe('reading a snapshot', () => {
 
   it('indexes every record: any range is one positioned read of exactly its records', async () => {
     expect(s.total).toBe(N);
-    expect(statSync(join(s.dir, 'index.bin')).size).toBe((N + 1) * 8);
-    const index = readFileSync(join(s.dir, 'index.bin'));
-    expect(index.readDoubleLE(N * 8)).toBe(statSync(join(s.dir, 'records.ndjson')).size);
-    expect(await readSnapshotRecords(s, N - 3, N + 50)).toEqual([N - 2, N - 1, N].map(record));
+    const dir = join(store.dir, 'jobs', jobFolderName(s.job), 'snapshot');
+    expect(statSync(join(dir, 'index.bin')).size).toBe((N + 1) * 8);
+    const index = readFileSync(join(dir, 'index.bin'));
+    expect(index.readDoubleLE(N * 8)).toBe(statSync(join(dir, 'records.ndjson')).size);
+    expect(await records(s, N - 3, N + 50)).toEqual([N - 2, N - 1, N].map(record));
   });
 
   it('reads chunk after chunk to the end, each item once', async () => {

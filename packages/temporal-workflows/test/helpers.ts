@@ -1,5 +1,7 @@
 // Shared set-up for the integration tests: the real dev server started by global-setup.js, a simulator
-// over 127.0.0.1 (time-scaled), an in-process worker on a task queue of the test file's own.
+// over 127.0.0.1 (time-scaled), an in-process worker on a task queue of the test file's own, and a job
+// store (a local folder in the test's temp dir) its workers share; `reportOf` reads a job's report
+// straight from it.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +14,8 @@ import { createListing } from '../../simulator/src/domain/products.ts';
 import { FEED_HEADER, feedRow } from '../src/testing.ts';
 import { createWorker, type WorkerOptions } from '../src/worker.ts';
 import type { BulkJobInput, ItemResult } from '../src/types.ts';
+import type { JobKey, JobRecord, JobStore } from '../src/stores/job-store.ts';
+import { createLocalJobStore } from '../src/stores/job-store-local.ts';
 
 export const TIME_SCALE = 10; // the simulator's 10 s create window lasts 1 real second
 
@@ -21,6 +25,10 @@ export interface TestEnv {
   connection: Connection;
   taskQueue: string;
   dir: string;
+  /** The job store of this env's workers (a folder in `dir`); `worker({ jobStore })` starts one on another. */
+  store: JobStore;
+  /** Its folder: SELLING_KIT_JOB_STORE of a worker process that shares it. */
+  storeDir: string;
   /** API keys by credential name (the worker's credential store). */
   keys: Map<string, { baseUrl: string; apiKey: string }>;
   /** A new seller with an address and an API key named `ref`. */
@@ -44,12 +52,15 @@ export async function startEnv(name: string, over: Partial<WorkerOptions> = {}):
   const dir = mkdtempSync(join(tmpdir(), `sk-${name}-`));
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });
+  const storeDir = join(dir, 'jobs');
+  const store = createLocalJobStore(storeDir);
   const stops: (() => Promise<void>)[] = [];
   const worker = async (o: Partial<WorkerOptions> = {}) => {
     const { worker: w, close } = await createWorker({
       address,
       taskQueue,
       credentials: (ref) => keys.get(ref),
+      jobStore: store,
       ...over,
       ...o,
     });
@@ -69,6 +80,8 @@ export async function startEnv(name: string, over: Partial<WorkerOptions> = {}):
     connection,
     taskQueue,
     dir,
+    store,
+    storeDir,
     keys,
     shop(ref) {
       const { sellerId, credential } = addShop(sim, {
@@ -84,6 +97,7 @@ export async function startEnv(name: string, over: Partial<WorkerOptions> = {}):
       for (const stop of stops.reverse()) await stop().catch(() => undefined);
       await connection.close();
       await sim.close();
+      await store.close();
     },
   };
 }
@@ -136,7 +150,6 @@ export function job(
     shop: { shopId: shop.shopId, credentialRef: shop.ref },
     feed: { path, format: 'csv' },
     operation: 'create',
-    reportDir: env.dir,
     allowance: { limit: 20, windowMs: 1000 },
     verifyDelaysMs: [100, 200, 400],
     ...over,
@@ -183,6 +196,37 @@ export async function waitFor<T>(
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** A report line, with its shop's id for a many-shop job. */
+export type ReportLine = ItemResult & { shopId?: string };
+
+/** Every line of one job's merged report (the rule `finalize` stored, else every part's first attempt). */
+export async function linesOf(store: JobStore, key: JobKey): Promise<ItemResult[]> {
+  const lines: ItemResult[] = [];
+  for (let afterLine: number | undefined; ;) {
+    const page = await store.readOutcomes(key, { afterLine, limit: 1000 });
+    lines.push(...page.lines);
+    if (page.nextAfterLine === undefined) return lines;
+    afterLine = page.nextAfterLine;
+  }
+}
+
+/**
+ * The report of the newest job named `jobId`, read straight from the store (not through the client):
+ * a many-shop job's is its shops' (each shop's newest job), with their shop ids, by shop id.
+ */
+export async function reportOf(from: { store: JobStore }, jobId: string): Promise<ReportLine[]> {
+  const records = await from.store.findJobs(jobId);
+  const own = records.find((r) => r.jobId === jobId && r.parentJobId === undefined);
+  if (own) return linesOf(from.store, own.key);
+  const shops = new Map<string, JobRecord>();
+  for (const r of records)
+    if (r.parentJobId === jobId && r.shopId !== undefined && !shops.has(r.shopId)) shops.set(r.shopId, r);
+  const out: ReportLine[] = [];
+  for (const shopId of [...shops.keys()].sort())
+    out.push(...(await linesOf(from.store, shops.get(shopId)!.key)).map((l) => ({ ...l, shopId })));
+  return out;
 }
 
 /** The `field` of every item a job's report has as ok, sorted. */

@@ -18,9 +18,13 @@ import { startBulkJob } from '../src/client.ts';
 import { listWorkerShops } from '../src/shop-directory.ts';
 import { INLINE_FEED_MAX_BYTES as EXPORTED_LIMIT } from '../src/index.ts';
 import { HEADER, job, products, row, useTestEnv } from './helpers.ts';
+import { createLocalJobStore } from '../src/stores/job-store-local.ts';
 import { shopRefs, startShopsJob } from './many-shop-jobs.ts';
 
-const snapshotDir = () => join(mkdtempSync(join(tmpdir(), 'sk-inline-')), 'job.snapshot');
+/** A job store of its own (a local folder) for the snapshot tests, and a new job's key in it. */
+const store = createLocalJobStore(join(mkdtempSync(join(tmpdir(), 'sk-inline-')), 'jobs'));
+afterAll(() => store.close());
+const newJob = () => ({ workflowId: `inline-${randomUUID()}`, firstRunId: randomUUID(), jobId: 'inline' });
 
 /** An item as an n8n user's sheet gives it: every cell a string, blanks included. */
 const sheetItem = (sku: string) => ({
@@ -43,9 +47,9 @@ const ndjson = (items: unknown[]) => items.map((i) => JSON.stringify(i)).join('\
 describe('inline feeds: the snapshot', () => {
   it('takes CSV text from the input, with the same rows a file would give', async () => {
     const content = [HEADER, row('IN-1'), row('IN-2', 1)].join('\n') + '\n';
-    const s = await takeSnapshot({ path: 'n8n:binary:feed.csv', format: 'csv', content }, snapshotDir());
+    const s = await takeSnapshot({ path: 'n8n:binary:feed.csv', format: 'csv', content }, store, newJob());
     expect(s).toMatchObject({ source: 'n8n:binary:feed.csv', format: 'csv', total: 2 });
-    const [first] = await readSnapshotRecords(s, 0, 1);
+    const [first] = await readSnapshotRecords(store, s, 0, 1);
     expect(first).toMatchObject({
       sku: 'IN-1',
       quantity: 1,
@@ -64,9 +68,10 @@ describe('inline feeds: the snapshot', () => {
     const content = ndjson([sheetItem('IN-3'), structured]);
     const s = await takeSnapshot(
       { path: 'n8n:input-items (2)', format: 'ndjson', content, cells: true },
-      snapshotDir(),
+      store,
+      newJob(),
     );
-    const [sheet, typed] = await readSnapshotRecords(s, 0, 2);
+    const [sheet, typed] = await readSnapshotRecords(store, s, 0, 2);
     expect(sheet).toEqual({
       sku: 'IN-3',
       description: 'Vintage tee #nike',
@@ -88,8 +93,11 @@ describe('inline feeds: the snapshot', () => {
       address: { country_code: 'FR' },
     });
     // Without `cells` the records are request bodies as they are.
-    const raw = await takeSnapshot({ path: 'x', format: 'ndjson', content }, snapshotDir());
-    expect((await readSnapshotRecords(raw, 0, 1))[0]).toMatchObject({ quantity: '1', country_code: 'GB' });
+    const raw = await takeSnapshot({ path: 'x', format: 'ndjson', content }, store, newJob());
+    expect((await readSnapshotRecords(store, raw, 0, 1))[0]).toMatchObject({
+      quantity: '1',
+      country_code: 'GB',
+    });
     expect(fromCells(['not', 'an', 'object'])).toEqual(['not', 'an', 'object']);
   });
 
@@ -98,7 +106,8 @@ describe('inline feeds: the snapshot', () => {
     const content = 'x'.repeat(INLINE_FEED_MAX_BYTES + 1);
     const error = (await takeSnapshot(
       { path: 'n8n:input-items (1)', format: 'ndjson', content },
-      snapshotDir(),
+      store,
+      newJob(),
     ).catch((e: unknown) => e)) as ApplicationFailure;
     expect(error.type).toBe('FeedUnreadable');
     expect(error.nonRetryable).toBe(true);
@@ -108,7 +117,7 @@ describe('inline feeds: the snapshot', () => {
     // At the limit exactly it is taken (a JSON array of one long string is one item).
     const fits = JSON.stringify(['y'.repeat(INLINE_FEED_MAX_BYTES - 4)]);
     expect(Buffer.byteLength(fits)).toBe(INLINE_FEED_MAX_BYTES);
-    const s = await takeSnapshot({ path: 'x', format: 'json', content: fits }, snapshotDir());
+    const s = await takeSnapshot({ path: 'x', format: 'json', content: fits }, store, newJob());
     expect(s.total).toBe(1);
   });
 });

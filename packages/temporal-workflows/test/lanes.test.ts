@@ -22,6 +22,7 @@ const worker = () =>
     credentials: (ref) => env.keys.get(ref),
     temporal: env.client,
     taskQueue: env.taskQueue,
+    jobStore: env.store,
   }).acquireSlots;
 
 const oauthShop = () => ({
@@ -34,9 +35,8 @@ const ringOf = (shopId: string, group: string) =>
   env.client.workflow.getHandle(laneWorkflowId(env.taskQueue, shopId, group)).query(ringQuery);
 const budgetOf = (appId: string) =>
   env.client.workflow.getHandle(appBudgetWorkflowId(env.taskQueue, appId)).query(budgetQuery);
-/** The lane's cap in requests per window (lanes before 0.2 kept it in slots). */
-const capOf = (ring: Ring) =>
-  ring.capPerWindow ?? (ring.cap === undefined ? undefined : ring.cap * ring.slotSize);
+/** The lane's cap in requests per window. */
+const capOf = (ring: Ring) => ring.capPerWindow;
 
 /** Asks through fresh workers (each renews the lease) until `done`; the last answer's ring. */
 async function until(input: () => AcquireInput, done: (ring: Ring) => boolean, tries = 100): Promise<Ring> {

@@ -33,7 +33,6 @@ export async function startShopsJob(
     jobId,
     shops,
     operation: 'create',
-    reportDir: env.dir,
     allowance: { limit: 20, windowMs: 1000 },
     ...over,
   };

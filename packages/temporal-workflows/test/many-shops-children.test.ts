@@ -5,13 +5,13 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { bulkWorkflowId, cancelJob, pauseJob, readReport, resumeJob, startBulkJob } from '../src/client.ts';
+import { bulkWorkflowId, cancelJob, pauseJob, resumeJob, startBulkJob } from '../src/client.ts';
 import { progressQuery } from '../src/workflows/bulk-listing.ts';
 import { multiShopJobWorkflow, shopsProblem, shopWorkflowId } from '../src/workflows/multi-shop.ts';
 import { createChildrenActivities } from '../src/activities/children.ts';
 import type { ActivityContext } from '../src/activities/context.ts';
 import type { BulkProgress, MultiShopJobInput } from '../src/types.ts';
-import { csvFeed, job, products, startEnv, type TestEnv } from './helpers.ts';
+import { csvFeed, job, products, reportOf, startEnv, type TestEnv } from './helpers.ts';
 
 const EventType = temporal.api.enums.v1.EventType;
 let env: TestEnv;
@@ -48,7 +48,6 @@ function manyShops(prefix: string, n: number, items: number, over: Partial<Multi
       feed: { path: csvFeed(env, `${prefix}${i}`, items), format: 'csv' },
     })),
     operation: 'create',
-    reportDir: env.dir,
     allowance: { limit: 5, windowMs: 1000 },
     verifyDelaysMs: [100, 200, 400],
     ...over,
@@ -137,7 +136,7 @@ describe('pause and cancel reach children that were starting (B9)', () => {
     for (const { shops, input, created, handle } of jobs) {
       const result = await within(handle.result(), 'the cancelled job');
       expect(result.state).toBe('cancelled');
-      const report = await readReport(env.dir, input.jobId);
+      const report = await reportOf(env, input.jobId);
       for (const [i, shop] of shops.entries()) {
         const own = result.shops![shop.shopId]!;
         expect({ shop: i, state: own.state }).toEqual({ shop: i, state: 'cancelled' });

@@ -4,18 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import { createOAuthClient } from '@selling-kit/simulator';
 import { authStateQuery, sellerAuthWorkflowId } from '../src/workflows/seller-auth.ts';
-import {
-  cancelJob,
-  getProgress,
-  readReport,
-  reconnectSeller,
-  resumeJob,
-  startBulkJob,
-} from '../src/client.ts';
+import { cancelJob, getProgress, reconnectSeller, resumeJob, startBulkJob } from '../src/client.ts';
 import { shopWorkflowId } from '../src/workflows/multi-shop.ts';
 import type { SellerTokens } from '../src/activities/index.ts';
 import { createMemoryTokenStore } from '../src/token-store.ts';
-import { admin, csvFeed, job, products, useTestEnv } from './helpers.ts';
+import { admin, csvFeed, job, products, reportOf, useTestEnv } from './helpers.ts';
 import { shopsWithFeeds, startShopsJob } from './many-shop-jobs.ts';
 import { createSeller, addAddress } from '@selling-kit/simulator';
 
@@ -86,7 +79,7 @@ describe('one job over many shops', () => {
     const result = await handle.result();
     expect(result).toMatchObject({ state: 'finished', total: 90, done: 90, failed: 0, rateLimited: 0 });
     shops.forEach((s, i) => expect(products(env, s.sellerId, `M${i}`)).toHaveLength(30));
-    const report = await readReport(env.dir, jobId);
+    const report = await reportOf(env, jobId);
     expect(report).toHaveLength(90);
     expect(new Set(report.map((r) => r.shopId)).size).toBe(3);
     // Each shop's child is findable by the job id and its shop.
@@ -114,7 +107,7 @@ describe('one job over many shops', () => {
     expect(result.state).toBe('cancelled');
     expect(result.shops![shops[2]!.shopId]!.state).toBe('cancelled');
     expect(products(env, shops[2]!.sellerId, 'C2')).toHaveLength(0);
-    const report = await readReport(env.dir, jobId);
+    const report = await reportOf(env, jobId);
     const created =
       products(env, shops[0]!.sellerId, 'C0').length + products(env, shops[1]!.sellerId, 'C1').length;
     expect(created).toBeLessThan(80);

@@ -2,7 +2,9 @@
 // receiver, which signals the listing's offers workflow (signalWithStart) on the real dev server; the
 // worker sends the offers to the simulator. The delay is honoured, one offer per liker within the
 // lifetime however often they like, none once the listing is sold, the minimum percentage and the
-// product's currency respected, and hundreds of likes across continue-as-new.
+// product's currency respected, and hundreds of likes across continue-as-new. An offer that may have
+// landed (a 500 after the write) is never sent again; a refused one (401) does not stop the workflow; a
+// burst of offers is paced by the shop's lane and leaves the sales reserve alone.
 import { startWebhookReceiver, type WebhookReceiver } from '../src/webhook-receiver.ts';
 import { checkOfferSettings, recordLike } from '../src/webhook-flows.ts';
 import { offerCents } from '../src/activities/offers.ts';
@@ -11,7 +13,18 @@ import {
   likerOffersWorkflowId,
   type likerOffersWorkflow,
 } from '../src/workflows/offers-to-likers.ts';
-import { admin, listDirectly, startEnv, subscribeWebhooks, waitFor, type TestEnv } from './helpers.ts';
+import { shopLaneWorkflow } from '../src/workflows/shop-lane.ts';
+import { laneWorkflowId } from '../src/contract.ts';
+import { markAsSold } from '../src/client.ts';
+import {
+  addFault,
+  admin,
+  listDirectly,
+  startEnv,
+  subscribeWebhooks,
+  waitFor,
+  type TestEnv,
+} from './helpers.ts';
 
 const SECRET = 'whsec_offers_test';
 const DELAY_MS = 1500;
@@ -111,6 +124,133 @@ describe('offers to likers', () => {
       'offers delayMs must be a number of milliseconds ≥ 0, got -1',
     );
   });
+
+  it('a 500 after the offer landed: never sent again — one offer per liker, the doubt counted', async () => {
+    const productId = await list('OF-500-1');
+    const product = env.sim.world.sellers.get(shop.sellerId)!.products.get(productId)!;
+    const likers = [801, 802, 803];
+    for (const l of likers) product.likes.add(l);
+    // One offer's POST is committed, then answered 500 (the offers system failed after writing it).
+    await addFault(env, {
+      type: 'error_500_after_commit',
+      operationId: 'offers.submitByProductId',
+      count: 1,
+    });
+    const settings = { delayMs: 0, percentOff: 10 };
+    for (const likerId of likers)
+      await recordLike(env.client, { shop, productId, likerId, settings }, env.taskQueue);
+    const settledAll = async () => {
+      const { counts } = await handle(productId).query(likerOffersStateQuery);
+      return counts.sent + counts.failed >= likers.length && counts;
+    };
+    await waitFor('every offer settled', settledAll);
+    // Time for a retried POST to land, if one were sent.
+    await sleep(2000);
+    const offers = offersOf(productId);
+    expect(offers.map((o) => o.recipientId).sort()).toEqual(likers);
+    const state = await handle(productId).query(likerOffersStateQuery);
+    expect(state.counts).toMatchObject({ sent: 2, failed: 1, inDoubt: 1 });
+    expect(state.failures).toEqual({ outcome_unknown: 1 });
+    expect(state.lastFailure).toMatchObject({ code: 'outcome_unknown', detail: '500 generic_error' });
+    // The liker in doubt counts as offered: a new like gets no second offer.
+    const doubted = state.lastFailure!.likerId;
+    expect(state.offered.map(([l]) => l).sort()).toEqual(likers);
+    await recordLike(env.client, { shop, productId, likerId: doubted, settings }, env.taskQueue);
+    await sleep(500);
+    expect(offersOf(productId)).toHaveLength(likers.length);
+    const faults = (await admin(env, 'GET', '/admin/faults')) as { byType: Record<string, number> };
+    expect(faults.byType.error_500_after_commit).toBe(1);
+  });
+
+  it('a 401 (access revoked) on one liker: the workflow goes on, keeps its memory and offers the others', async () => {
+    const productId = await list('OF-401-1');
+    const product = env.sim.world.sellers.get(shop.sellerId)!.products.get(productId)!;
+    for (const l of [901, 902, 903]) product.likes.add(l);
+    const settings = { delayMs: 0, percentOff: 10 };
+    const likeNow = (likerId: number) =>
+      recordLike(env.client, { shop, productId, likerId, settings }, env.taskQueue);
+    await likeNow(903);
+    await waitFor('the first offer', () => offersOf(productId).length === 1);
+    // The seller's API access is revoked: the next liker's offer meets a 401.
+    await admin(env, 'PATCH', '/admin/partners/partner-of-a', { accessDenied: true });
+    try {
+      await likeNow(901);
+      await waitFor('the refused offer', async () => {
+        const { counts } = await handle(productId).query(likerOffersStateQuery);
+        return counts.failed >= 1;
+      });
+    } finally {
+      await admin(env, 'PATCH', '/admin/partners/partner-of-a', { accessDenied: false });
+    }
+    const refused = await handle(productId).query(likerOffersStateQuery);
+    expect(refused.lastFailure).toMatchObject({ likerId: 901, code: 'partner_access_denied' });
+    expect(refused.failures).toEqual({ partner_access_denied: 1 });
+    expect((await handle(productId).describe()).status.name).toBe('RUNNING');
+    // Access back: the others are offered, and the refused liker's next like gets its offer; the liker
+    // offered before the revocation is still remembered.
+    await likeNow(902);
+    await likeNow(901);
+    await likeNow(903);
+    await waitFor('the other offers', () => offersOf(productId).length === 3);
+    await sleep(500);
+    expect(
+      offersOf(productId)
+        .map((o) => o.recipientId)
+        .sort(),
+    ).toEqual([901, 902, 903]);
+    const state = await handle(productId).query(likerOffersStateQuery);
+    expect(state.counts).toMatchObject({ likes: 5, sent: 3, failed: 1, repeated: 1 });
+  });
+
+  it('offers are paced by the shop lane, outside the sales reserve: a burst of likes, 0 × 429, a sale goes through', async () => {
+    const s = env.shop('of-pace');
+    const paced = { shopId: s.shopId, credentialRef: s.ref };
+    const productId = (await listDirectly(env, s.sellerId, 'OF-PACE-1', { price_amount: '30.00' })).productId;
+    const sold = await listDirectly(env, s.sellerId, 'OF-PACE-SOLD');
+    const product = env.sim.world.sellers.get(s.sellerId)!.products.get(productId)!;
+    const likers = Array.from({ length: 60 }, (_, i) => 20_000 + i);
+    for (const l of likers) product.likes.add(l);
+    // The gateway's general group: 60 requests a real second (time scale 10). The shop's lane hands out
+    // 40 of them (4 slots of 10): the other 20 are the sales reserve.
+    const before = env.sim.config.rateLimits.general;
+    env.sim.config.rateLimits.general = { limit: 60, windowMs: 10_000 };
+    await env.client.workflow.start(shopLaneWorkflow, {
+      taskQueue: env.taskQueue,
+      workflowId: laneWorkflowId(env.taskQueue, s.shopId, 'general'),
+      args: [{ allowance: { limit: 40, windowMs: 1000 }, ring: { maxSlots: 4 } }],
+    });
+    await admin(env, 'POST', '/admin/counters/reset');
+    try {
+      const settings = { delayMs: 0, percentOff: 10 };
+      await Promise.all(
+        likers.map((likerId) =>
+          recordLike(env.client, { shop: paced, productId, likerId, settings }, env.taskQueue),
+        ),
+      );
+      // A sale elsewhere while the offers go out: marked sold without waiting on a 429.
+      const sale = await markAsSold(env.client, { shop: paced, ref: { sku: 'OF-PACE-SOLD' } }, env.taskQueue);
+      expect(sale.status).toBe('sold');
+      const offers = () =>
+        env.sim.world.sellers.get(s.sellerId)!.offers.filter((o) => o.productId === productId);
+      await waitFor('every offer', () => offers().length >= likers.length, 60_000);
+      expect(new Set(offers().map((o) => o.recipientId)).size).toBe(likers.length);
+      const counters = (await admin(env, 'GET', '/admin/counters')) as {
+        rateLimits: Record<string, Record<string, { allowed: number; limited: number }>>;
+      };
+      const general = counters.rateLimits[`shop:${s.sellerId}`]!.general!;
+      expect(general.limited).toBe(0);
+      // Every offer is a GET and a POST; the sale one request.
+      expect(general.allowed).toBeGreaterThanOrEqual(2 * likers.length + 1);
+      expect(env.sim.world.sellers.get(s.sellerId)!.products.get(sold.productId)!.state).not.toBe('selling');
+      const state = await env.client.workflow
+        .getHandle(likerOffersWorkflowId(s.shopId, productId))
+        .query(likerOffersStateQuery);
+      expect(state.counts).toMatchObject({ sent: likers.length, failed: 0 });
+      expect(state.laneUsed).toBe(true);
+    } finally {
+      env.sim.config.rateLimits.general = before;
+    }
+  }, 120_000);
 
   it('hundreds of likes: one offer per liker, continuing as new with its memory', async () => {
     const productId = await list('OF-MANY-1', { price_amount: '50.00' });

@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WorkflowFailedError } from '@temporalio/client';
-import { getProgress, markAsSold, readReport, startBulkJob } from '../src/client.ts';
+import { getProgress, markAsSold, startBulkJob } from '../src/client.ts';
 import { cancelUpdate, pauseUpdate, resumeUpdate } from '../src/workflows/bulk-listing.ts';
 import {
   addFaults,
@@ -15,6 +15,7 @@ import {
   listingBody,
   okOf,
   products,
+  reportOf,
   row,
   useTestEnv,
   writeFeed,
@@ -88,7 +89,7 @@ describe('bulk operations', () => {
     expect(p).toMatchObject({ state: 'finished', total: 3, done: 2, failed: 1 });
     expect(byId(made[3]!.productId).fields.price_amount).toBe('18.00');
     expect(byId(made[4]!.productId).isBoosted).toBe(true);
-    expect((await readReport(env.dir, patchJob.jobId)).find((r) => r.line === 3)).toMatchObject({
+    expect((await reportOf(env, patchJob.jobId)).find((r) => r.line === 3)).toMatchObject({
       status: 'invalid',
       field: 'quantity',
     });
@@ -99,7 +100,7 @@ describe('bulk operations', () => {
     const s = await (await startBulkJob(env.client, soldJob, env.taskQueue)).result();
     expect(s).toMatchObject({ state: 'finished', done: 2, failed: 1 });
     expect(byId(made[5]!.productId).state).toBe('sold');
-    const missing = (await readReport(env.dir, soldJob.jobId)).find((r) => r.sku === 'NOPE-1')!;
+    const missing = (await reportOf(env, soldJob.jobId)).find((r) => r.sku === 'NOPE-1')!;
     expect(missing).toMatchObject({ status: 'failed', code: 'product_not_found' });
     expect(missing.errorId).toBeTruthy();
     const del = writeFeed(env, 'delete.csv', 'sku\nU-8\n');
@@ -171,7 +172,7 @@ describe('faults at workflow level', () => {
       const made = products(env, shop.sellerId, 'FLT');
       expect(made).toHaveLength(60);
       expect(new Set(made.map((p) => p.sku)).size).toBe(60);
-      const report = await readReport(env.dir, input.jobId);
+      const report = await reportOf(env, input.jobId);
       expect(report).toHaveLength(60);
       expect(okOf(report, 'productId')).toEqual(made.map((p) => p.productId).sort());
       const fired = (await admin(env, 'GET', '/admin/faults')) as {

@@ -42,7 +42,6 @@ it('a feed sync skips a run while the last one is still going, catches up at mos
       shop: { shopId, credentialRef: 'shop-1' },
       feed: { path: '/nonexistent.csv', format: 'csv' },
       operation: 'upsert',
-      reportDir: '/tmp',
     },
     { every: '1h' },
     taskQueue,
@@ -68,7 +67,7 @@ it('an orders reconciliation has the same policies and carries the shop and its 
   await createOrdersReconciliationSchedule(
     client,
     id,
-    { shop: { shopId, credentialRef: 'shop-1' }, reportDir: '/tmp' },
+    { shop: { shopId, credentialRef: 'shop-1' } },
     { cron: '0 3 * * *' },
     taskQueue,
   );

@@ -5,6 +5,7 @@
 import { createAuthActivities } from '../src/activities/auth.ts';
 import { openTokenStore } from '../src/token-store-open.ts';
 import type { SellerTokens } from '../src/activities/index.ts';
+import { noJobStore } from './no-job-store.ts';
 
 export type Request =
   | { id: number; op: 'refresh'; ref: string; version: number }
@@ -19,7 +20,9 @@ export type Reply = { id: number; ok: true; value: unknown } | { id: number; ok:
 const keys = process.env.TOKEN_KEYS!.split(',').map((k) => Buffer.from(k, 'base64'));
 const store = openTokenStore(process.env.TOKEN_STORE!, keys.length === 1 ? keys[0]! : keys);
 // The seller-auth activities as a worker builds them (they use only the token store).
-const activities = createAuthActivities({ deps: { credentials: () => undefined, tokens: store } });
+const activities = createAuthActivities({
+  deps: { credentials: () => undefined, tokens: store, jobStore: noJobStore },
+});
 
 async function handle(req: Request): Promise<unknown> {
   switch (req.op) {

@@ -14,6 +14,7 @@ import { createAuthActivities } from '../src/activities/auth.ts';
 import type { SellerTokens, TokenStore } from '../src/activities/index.ts';
 import { createFileTokenStore } from '../src/token-store.ts';
 import { connectSeller, rotateInTurns, startTokenProcess, stopTokenProcesses } from './token-helpers.ts';
+import { noJobStore } from './no-job-store.ts';
 
 const key = randomBytes(32);
 const dir = mkdtempSync(join(tmpdir(), 'sk-tokens-'));
@@ -33,7 +34,7 @@ const tokenProcess = (file: string) => startTokenProcess(file, [key]);
 
 /** The refresh activities as a worker builds them, on the given store (called directly: no Temporal). */
 const authActivities = (tokens: TokenStore) =>
-  createAuthActivities({ deps: { credentials: () => undefined, tokens } });
+  createAuthActivities({ deps: { credentials: () => undefined, tokens, jobStore: noJobStore } });
 
 const sample = (tag: string): SellerTokens => ({
   baseUrl: 'http://127.0.0.1:1',

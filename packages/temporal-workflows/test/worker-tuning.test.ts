@@ -104,6 +104,7 @@ describe('selling-kit worker: flags and SIGTERM', () => {
     SELLING_KIT_TASK_QUEUE: taskQueue,
     SELLING_KIT_CREDENTIALS: join(dir, 'credentials.json'),
     SELLING_KIT_CODEC: '0',
+    SELLING_KIT_JOB_STORE: join(dir, 'jobs'), // both workers' (never the home folder's)
     // The token store is sealed with it even when payloads are not encrypted.
     SELLING_KIT_CODEC_KEY: codecKey,
   });
@@ -168,7 +169,6 @@ describe('selling-kit worker: flags and SIGTERM', () => {
         shop: { shopId: `tuning-${seller.id}`, credentialRef: 'shop' },
         feed: { path: feed, format: 'csv' },
         operation: 'create',
-        reportDir: dir,
       },
       taskQueue,
     );

@@ -48,7 +48,7 @@ export async function runBulk({ config, out }: Context, file: string, opts: Bulk
   const jobId = opts.jobId ?? newJobId();
   const refs: ShopRef[] = shops.map((s) => ({ shopId: s.shopId, credentialRef: s.shopId, auth: s.auth }));
   return withTemporal(config, async (client) => {
-    const common = { jobId, operation, reportDir: config.reportDir };
+    const common = { jobId, operation };
     await startBulkJob(
       client,
       refs.length === 1 ? { ...common, shop: refs[0]!, feed } : { ...common, shops: refs, feed },
@@ -68,7 +68,7 @@ export async function runBulk({ config, out }: Context, file: string, opts: Bulk
       return EXIT.ok;
     }
     const final = await watchJob(client, config, jobId, out, { expectedTotal: checked?.total });
-    const summary = await summarize(config, jobId, final);
+    const summary = await summarize(client, config, out, jobId, final);
     out.result(summary, () => summaryLines(summary));
     return exitCodeOf(summary);
   });

@@ -131,7 +131,6 @@ async function dev(ctx: Context, opts: DevOptions): Promise<number> {
             namespace: config.namespace,
             taskQueue: config.taskQueue,
             codecKey: config.codec && currentKey ? currentKey.toString('base64') : '',
-            reportDir: config.reportDir,
           },
         }).catch((e: Error) => {
           out.info(`\nn8n: set-up failed (${e.message}); see ${n8n.process.logFile}`);

@@ -7,7 +7,6 @@ import {
   jobIdOfWorkflowId,
   OPERATION_ATTRIBUTE,
   pauseJob,
-  readReport,
   resumeJob,
   SHOP_ATTRIBUTE,
   WORKFLOW_TYPES,
@@ -23,7 +22,8 @@ import {
   NoWorkerError,
   type JobView,
 } from '../job-progress.ts';
-import { exitCodeOf, reportSoFar, summarize, summaryLines, watchJob } from '../jobs.ts';
+import { exitCodeOf, summarize, summaryLines, watchJob } from '../jobs.ts';
+import { getReport, reportSoFar, type Ended } from '../report.ts';
 import { duration, table } from '../output.ts';
 import { withTemporal } from '../temporal.ts';
 
@@ -77,21 +77,34 @@ function progressLines(jobId: string, p: JobView, reported?: string): string[] {
 
 /** A closed job from Temporal alone; a running one from its worker, or a one-line "no worker" (exit 8). */
 async function status({ config, out }: Context, jobId: string): Promise<void> {
-  const p = await withTemporal(config, async (client): Promise<JobView> => {
+  const { p, reported } = await withTemporal(config, async (client) => {
     const desc = await describeJob(client, jobId);
-    if (desc.status.name !== 'RUNNING') return closedProgress(client, jobId, desc);
-    const live = await liveProgress(client, jobId, desc.taskQueue);
-    if (live.progress) return live.progress;
-    throw new NoWorkerError(jobId, desc.taskQueue, live.polling, await reportSoFar(config, jobId));
+    const taskQueue = desc.taskQueue;
+    if (desc.status.name !== 'RUNNING') {
+      const p: JobView = await closedProgress(client, jobId, desc);
+      // A failed or terminated job has no figures of its own: the report's, read by a worker.
+      const reported = hasFigures(p)
+        ? undefined
+        : await reportSoFar(client, config, jobId, { taskQueue, ask: true });
+      return { p, reported };
+    }
+    const live = await liveProgress(client, jobId, taskQueue);
+    if (live.progress) return { p: live.progress as JobView, reported: undefined };
+    // No worker answered just now: the last export is what is known.
+    throw new NoWorkerError(
+      jobId,
+      taskQueue,
+      live.polling,
+      await reportSoFar(client, config, jobId, { taskQueue, ask: false }),
+    );
   });
-  const reported = hasFigures(p) ? undefined : await reportSoFar(config, jobId);
   out.result(p, () => progressLines(jobId, p, reported));
 }
 
 async function watch({ config, out }: Context, jobId: string): Promise<number> {
   return withTemporal(config, async (client) => {
     const final = await watchJob(client, config, jobId, out);
-    const summary = await summarize(config, jobId, final);
+    const summary = await summarize(client, config, out, jobId, final);
     out.result(summary, () => summaryLines(summary));
     return exitCodeOf(summary);
   });
@@ -109,7 +122,12 @@ function control(kind: 'pause' | 'resume' | 'cancel') {
       if (desc.status.name !== 'RUNNING')
         throw new CliError('job_ended', `job ${jobId} has already ended`, EXIT.usage);
       if ((await liveWorkers(client, desc.taskQueue)) === 0)
-        throw new NoWorkerError(jobId, desc.taskQueue, false, await reportSoFar(config, jobId));
+        throw new NoWorkerError(
+          jobId,
+          desc.taskQueue,
+          false,
+          await reportSoFar(client, config, jobId, { taskQueue: desc.taskQueue, ask: false }),
+        );
       try {
         if (kind === 'pause') return await pauseJob(client, jobId, opts.reason);
         if (kind === 'resume') return await resumeJob(client, jobId);
@@ -124,15 +142,40 @@ function control(kind: 'pause' | 'resume' | 'cancel') {
   };
 }
 
+/**
+ * The report, read by a worker of the job's task queue from the job store (any host: nothing of the
+ * worker's disk is needed here) and exported to the report folder as it is read; with no worker, the
+ * last export. An ended job's final export is read as it is.
+ */
 async function report({ config, out }: Context, jobId: string, opts: { failed?: boolean }): Promise<number> {
-  const items = await readReport(config.reportDir, jobId);
-  if (items.length === 0)
-    throw new CliError(
-      'report_not_found',
-      `no report for job "${jobId}" in ${config.reportDir}`,
-      EXIT.notFound,
-    );
-  const shown = opts.failed ? items.filter((i) => NEEDS_ATTENTION.has(i.status)) : items;
+  const keep = opts.failed ? (i: { status: string }) => NEEDS_ATTENTION.has(i.status) : () => true;
+  const read = await withTemporal(config, async (client) => {
+    // The job may be gone from Temporal (its retention is shorter than the store's): the report stays.
+    const desc = await describeJob(client, jobId).catch((e: unknown) => {
+      if (e instanceof CliError && e.code === 'job_not_found') return undefined;
+      throw e;
+    });
+    const ended: Ended | undefined =
+      desc && desc.status.name !== 'RUNNING'
+        ? { closeTime: desc.closeTime, view: await closedProgress(client, jobId, desc) }
+        : undefined;
+    return getReport(client, config, out, jobId, {
+      taskQueue: desc?.taskQueue ?? config.taskQueue,
+      keep,
+      ended,
+    });
+  }).catch(async (e: unknown) => {
+    // Temporal unreachable: the last export, if there is one.
+    if (e instanceof CliError && e.code === 'temporal_unreachable')
+      return getReport(undefined, config, out, jobId, { taskQueue: config.taskQueue, keep }).catch(() => {
+        throw e;
+      });
+    throw e;
+  });
+  if (read.total === 0)
+    throw new CliError('report_not_found', `job ${jobId} has no report lines yet`, EXIT.notFound);
+  if (read.from === 'workers') out.info(`exported to ${read.path}`);
+  const shown = read.lines;
   out.result(shown, () =>
     table(
       shown.map((i) => ({
@@ -142,7 +185,7 @@ async function report({ config, out }: Context, jobId: string, opts: { failed?: 
             ? `${i.productId} ${i.slug ?? ''}`
             : `${i.code ?? ''}${i.field ? ` ${i.field}` : ''}: ${i.message ?? ''}${i.errorId ? ` (error id ${i.errorId})` : ''}`,
       })),
-      ['line', ...(items.some((i) => i.shopId) ? ['shopId'] : []), 'sku', 'status', 'detail'],
+      ['line', ...(shown.some((i) => i.shopId) ? ['shopId'] : []), 'sku', 'status', 'detail'],
     ),
   );
   return EXIT.ok;
@@ -185,7 +228,9 @@ export function registerJobs(program: Command): void {
     .command('report')
     .argument('<jobId>')
     .option('--failed', 'only failed, invalid and unknown items')
-    .description('the per-item report (product id and slug, or code, message and error id)')
+    .description(
+      'the per-item report (product id and slug, or code, message and error id), read by a worker from its job store and exported to the report folder (SELLING_KIT_REPORT_DIR)',
+    )
     .action(action(report));
   jobs.addHelpText(
     'after',

@@ -52,7 +52,7 @@ async function create({ config, out }: Context, scheduleId: string, opts: Create
         await createFeedSyncSchedule(
           client,
           scheduleId,
-          { shop: ref, feed, operation, reportDir: config.reportDir },
+          { shop: ref, feed, operation },
           { every: opts.every, cron: opts.cron },
           config.taskQueue,
         );
@@ -63,7 +63,7 @@ async function create({ config, out }: Context, scheduleId: string, opts: Create
         await createOrdersReconciliationSchedule(
           client,
           scheduleId,
-          { shop: ref, lookbackHours: hours, reportDir: config.reportDir },
+          { shop: ref, lookbackHours: hours },
           opts.every || opts.cron ? { every: opts.every, cron: opts.cron } : undefined,
           config.taskQueue,
         );

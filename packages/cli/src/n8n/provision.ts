@@ -24,7 +24,7 @@ export interface ProvisionInput {
   shop: DemoShop;
   usShop: DemoShop;
   webhookSecret: string;
-  temporal: { url: string; namespace: string; taskQueue: string; codecKey: string; reportDir: string };
+  temporal: { url: string; namespace: string; taskQueue: string; codecKey: string };
 }
 
 interface CredentialRef {

@@ -20,6 +20,7 @@ import {
 } from '@selling-kit/temporal-workflows/contract';
 import { properties } from './description';
 import { binaryFeed, concurrentShops, itemsFeed, type FeedFormat, type InlineFeed } from './inlineFeed';
+import { listingJson, NEEDS_ATTENTION, readReport } from './report';
 import { getShops } from './shops';
 import { jobWorkflowId, TemporalHttp, temporalSettings } from './transport/temporal';
 
@@ -33,7 +34,9 @@ type Feed = { path: string; format: FeedFormat } | InlineFeed;
  * Starts a selling-kit bulk job (a Temporal workflow run by the selling-kit worker) and optionally waits
  * for it, through the Temporal server's HTTP API: no SDK and no runtime dependency in the package.
  * Version 2: the feed can be the workflow's own items or a binary file (sent with the job, sealed),
- * shops come from the worker's list, and each operation has its own Job ID field.
+ * shops come from the worker's list, and each operation has its own Job ID field. A job's report — one
+ * item per listing — is read by a worker from its job store (report.ts): nothing of the worker's disk
+ * is needed here, and no path goes with the job.
  */
 export class MarketplaceBulkJob implements INodeType {
   description: INodeTypeDescription = {
@@ -57,8 +60,8 @@ export class MarketplaceBulkJob implements INodeType {
 
   async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
     const credentials = await this.getCredentials('marketplaceTemporalApi');
+    // The credential's Report Directory is no longer used: reports live in the worker's job store.
     const temporal = new TemporalHttp(this, temporalSettings(this.getNode(), credentials));
-    const reportDir = String(credentials.reportDir);
     const items = this.getInputData();
     const version = this.getNode().typeVersion;
     const operation = this.getNodeParameter('operation', 0) as string;
@@ -68,7 +71,12 @@ export class MarketplaceBulkJob implements INodeType {
       const pairedItem = items.map((_, item) => ({ item }));
       try {
         const feed = itemsFeed(this.getNode(), items);
-        const json = await startJob.call(this, 0, temporal, reportDir, feed);
+        const json = await startJob.call(this, 0, temporal, feed);
+        // Each listing is an input item: line n is item n − 1 (in every shop of a many-shop job).
+        const listings = await listingsOf.call(this, temporal, json, 0, (line) => ({
+          item: Math.min(Math.max(line - 1, 0), items.length - 1),
+        }));
+        if (listings) return [listings];
         return [[{ json: { ...json, items: items.length }, pairedItem }]];
       } catch (error) {
         if (this.continueOnFail()) return [[{ json: { error: (error as Error).message }, pairedItem }]];
@@ -79,11 +87,20 @@ export class MarketplaceBulkJob implements INodeType {
     const out: INodeExecutionData[] = [];
     for (let i = 0; i < items.length; i++) {
       try {
+        if (operation === 'report') {
+          out.push(...(await reportItems.call(this, temporal, requiredJobId.call(this, i), i)));
+          continue;
+        }
         const json =
           operation === 'start'
-            ? await startJob.call(this, i, temporal, reportDir, await feedOf.call(this, i, version))
+            ? await startJob.call(this, i, temporal, await feedOf.call(this, i, version))
             : await progressOf.call(this, temporal, requiredJobId.call(this, i), i);
-        out.push({ json, pairedItem: { item: i } });
+        const listings =
+          operation === 'start'
+            ? await listingsOf.call(this, temporal, json, i, () => ({ item: i }))
+            : undefined;
+        if (listings) out.push(...listings);
+        else out.push({ json, pairedItem: { item: i } });
       } catch (error) {
         if (this.continueOnFail()) {
           out.push({ json: { error: (error as Error).message }, pairedItem: { item: i } });
@@ -105,9 +122,44 @@ function asNodeError(node: INode, error: unknown, itemIndex: number): NodeApiErr
 
 function requiredJobId(this: IExecuteFunctions, i: number): string {
   const jobId = String(this.getNodeParameter('jobId', i, '') ?? '').trim();
+  const what = this.getNodeParameter('operation', i) === 'report' ? 'the report' : 'progress';
   if (!jobId)
-    throw new NodeOperationError(this.getNode(), 'Job ID: is required to get progress', { itemIndex: i });
+    throw new NodeOperationError(this.getNode(), `Job ID: is required to get ${what}`, { itemIndex: i });
   return jobId;
+}
+
+/** Get Report: one item per listing of the job's report (only those needing attention, if asked). */
+async function reportItems(
+  this: IExecuteFunctions,
+  temporal: TemporalHttp,
+  jobId: string,
+  i: number,
+): Promise<INodeExecutionData[]> {
+  const attention = this.getNodeParameter('needsAttention', i, false) as boolean;
+  const lines = await readReport(temporal, this.getNode(), jobId, i);
+  return lines
+    .filter((l) => !attention || NEEDS_ATTENTION.has(l.status))
+    .map((l) => ({ json: listingJson(jobId, l), pairedItem: { item: i } }));
+}
+
+/**
+ * Start Job that waited with Output "One Item per Listing": the ended job's report, an item per listing
+ * (paired as `paired` says). Undefined when the job's counts are the output (asked, or it has not ended).
+ */
+async function listingsOf(
+  this: IExecuteFunctions,
+  temporal: TemporalHttp,
+  summary: IDataObject,
+  i: number,
+  paired: (line: number) => { item: number },
+): Promise<INodeExecutionData[] | undefined> {
+  if (this.getNode().typeVersion < 2 || !(this.getNodeParameter('wait', i, false) as boolean))
+    return undefined;
+  if (this.getNodeParameter('waitOutput', i, 'counts') !== 'listings') return undefined;
+  if (summary.waitedOut || !FINISHED.has(String(summary.state))) return undefined;
+  const jobId = String(summary.jobId);
+  const lines = await readReport(temporal, this.getNode(), jobId, i);
+  return lines.map((l) => ({ json: listingJson(jobId, l), pairedItem: paired(l.line) }));
 }
 
 /** Item i's feed: a path or URL (version 1, or File Path or URL), or its binary file. */
@@ -135,7 +187,6 @@ async function startJob(
   this: IExecuteFunctions,
   i: number,
   temporal: TemporalHttp,
-  reportDir: string,
   feed: Feed,
 ): Promise<IDataObject> {
   const shops = shopsOf.call(this, i);
@@ -150,7 +201,7 @@ async function startJob(
     String(this.getNodeParameter('jobId', i, '') ?? '').trim() ||
     `n8n-${this.getExecutionId?.() ?? 'run'}-${i}-${Math.random().toString(36).slice(2, 8)}`;
   const refs = shops.map((shopId) => ({ shopId, credentialRef: shopId }));
-  const common = { jobId, operation, reportDir };
+  const common = { jobId, operation };
   // Each child of a many-shop job carries an inline feed: fewer start at once (inlineFeed.ts).
   const inline = 'content' in feed ? inlineFeedBytes(feed.content) : 0;
   const input =

@@ -1,6 +1,7 @@
 // The Bulk Job node's parameters, version 1 and 2 side by side: version 2 feeds jobs from the
-// workflow's items or a binary file, picks shops from the worker's list, and has one Job ID field per
-// operation. Version-1 parameters stay (shown for `@version: [1]`) so saved workflows keep working.
+// workflow's items or a binary file, picks shops from the worker's list, has one Job ID field per
+// operation, and gives a job's report as one item per listing (Get Report, or Start Job when it waits).
+// Version-1 parameters stay (shown for `@version: [1]`) so saved workflows keep working.
 import type { INodeProperties } from 'n8n-workflow';
 
 const V1 = { '@version': [1] };
@@ -48,6 +49,13 @@ export const properties: INodeProperties[] = [
         value: 'progress',
         action: 'Get the progress of a job',
         description: 'Done, failed, pending, rate and ETA',
+      },
+      {
+        name: 'Get Report',
+        value: 'report',
+        action: 'Get the report of a job',
+        description:
+          'One item per listing: its status, product ID and slug, or the error code and message (read by the worker from its job store)',
       },
     ],
     default: 'start',
@@ -173,7 +181,7 @@ export const properties: INodeProperties[] = [
     type: 'string',
     default: '',
     description: 'Leave empty for a generated one (start); required to get progress',
-    displayOptions: { show: V1 },
+    displayOptions: { show: { operation: ['start', 'progress'], ...V1 } },
   },
   {
     displayName: 'Job ID',
@@ -193,7 +201,26 @@ export const properties: INodeProperties[] = [
     default: '',
     placeholder: 'spring-drop',
     description: "The job to read, e.g. the jobId in a Start Job node's output",
-    displayOptions: { show: { operation: ['progress'], ...V2 } },
+    displayOptions: { show: { operation: ['progress', 'report'], ...V2 } },
+  },
+  {
+    displayName: 'Job ID',
+    name: 'jobId',
+    type: 'string',
+    required: true,
+    default: '',
+    placeholder: 'spring-drop',
+    description: "The job to read, e.g. the jobId in a Start Job node's output",
+    displayOptions: { show: { operation: ['report'], ...V1 } },
+  },
+  {
+    displayName: 'Only Listings Needing Attention',
+    name: 'needsAttention',
+    type: 'boolean',
+    default: false,
+    description:
+      'Whether to return only failed, invalid and unknown listings (a create left in doubt by a cancel)',
+    displayOptions: { show: { operation: ['report'] } },
   },
 
   // --- waiting -------------------------------------------------------------------------------------
@@ -214,6 +241,26 @@ export const properties: INodeProperties[] = [
       'Whether to wait until the job ends and return its final counts. Off: the node returns the job ID at once and the job runs on in the worker (read it with Get Progress).',
     hint: "A waiting node keeps its execution open: n8n stops executions that pass their timeout (the workflow's Timeout setting, EXECUTIONS_TIMEOUT), while the job itself runs on. Keep Max Wait below it.",
     displayOptions: { show: { ...start, ...V2 } },
+  },
+  {
+    displayName: 'Output',
+    name: 'waitOutput',
+    type: 'options',
+    options: [
+      {
+        name: 'Job Counts',
+        value: 'counts',
+        description: "One item: the job's final state and counts",
+      },
+      {
+        name: 'One Item per Listing',
+        value: 'listings',
+        description:
+          "The job's report: each listing's status, product ID and slug, or the error code and message (input items as the feed: each paired with its item)",
+      },
+    ],
+    default: 'counts',
+    displayOptions: { show: { ...start, wait: [true], ...V2 } },
   },
   {
     displayName: 'Max Wait (Minutes)',

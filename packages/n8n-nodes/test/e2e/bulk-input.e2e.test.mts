@@ -1,7 +1,8 @@
 // End to end, the Bulk Job node as a no-code user builds it in a real n8n 2.40.7: a Code node emits five
 // listings, the Bulk Job node (version 2, Feed Source: Input Items) sends them to a real Temporal server
 // where a real selling-kit worker lists them into the simulator — no file shared between n8n and the
-// worker. The Shops list is asked from the worker through n8n's own options endpoint.
+// worker. The Shops list is asked from the worker through n8n's own options endpoint; the job's report
+// comes back as one item per listing, read by the worker from its job store.
 import { randomUUID } from 'node:crypto';
 import { DEMO } from '@selling-kit/simulator';
 import { E2E_SETUP_MS, nodeOutput, useE2e } from './harness.mts';
@@ -60,6 +61,36 @@ describe('the Bulk Job node fed from input items, in n8n', () => {
       expect(output[0]).toMatchObject({ jobId, state: 'finished', total: 5, done: 5, failed: 0, items: 5 });
       const seller = e2e.sim.world.sellers.get(DEMO.sellerId)!;
       expect(skus.filter((sku) => seller.skus.has(sku))).toEqual(skus);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'waiting with one item per listing: the report, read by the worker from its job store through Temporal',
+    async () => {
+      const skus = [1, 2, 3].map((n) => `E2E-REPORT-${n}`);
+      const jobId = `e2e-report-${randomUUID().slice(0, 8)}`;
+      const picture = `${e2e.sim.url}/demo-assets/tee-black.png`;
+      const nodes = BULK.inputItemsJob(credential, {
+        skus,
+        picture,
+        jobId,
+        maxWaitMinutes: 5,
+        waitOutput: 'listings',
+      });
+      const { execution } = await runOnce(e2e.client, 'e2e: bulk job report', nodes);
+      expect(execution.status).toBe('success');
+      const seller = e2e.sim.world.sellers.get(DEMO.sellerId)!;
+      expect(nodeOutput(execution, 'Bulk Job')).toEqual(
+        skus.map((sku, i) => ({
+          jobId,
+          line: i + 1,
+          sku,
+          status: 'ok',
+          productId: seller.skus.get(sku),
+          slug: expect.any(String),
+        })),
+      );
     },
     TEST_MS,
   );

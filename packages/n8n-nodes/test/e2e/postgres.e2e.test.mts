@@ -2,13 +2,15 @@
 // service's settings) in the same cluster as the Temporal server of the compose topology
 // (temporal-workflows/test/topology: schema set-up, server 1.31 on postgres12, namespace and search
 // attributes from deploy/). n8n migrates its database, loads the packed nodes package, and a workflow's
-// Bulk Job node starts a job on that server, which a selling-kit worker runs into the simulator.
+// Bulk Job node starts a job on that server, which a selling-kit worker runs into the simulator with its
+// job store in the same cluster (the production configuration): the node reads the job's report from it
+// through Temporal.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { DEMO, startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { AesGcmCodec } from '@selling-kit/temporal-workflows';
-import { createWorker } from '@selling-kit/temporal-workflows/worker';
+import { createWorker, openJobStore } from '@selling-kit/temporal-workflows/worker';
 import { readDeployEnv } from '../../../temporal-workflows/test/topology/deploy-env.ts';
 import {
   startTemporalCluster,
@@ -54,8 +56,12 @@ beforeAll(async () => {
   } catch {
     // installed by an earlier test file in this process
   }
+  // The worker's job store: PostgreSQL, as workers on several hosts share it.
+  await cluster.pg.query('postgres', 'CREATE DATABASE selling_kit_jobs');
+  const jobStore = openJobStore(cluster.pg.url('selling_kit_jobs'));
   const credentials = { demo: { baseUrl: sim.url, apiKey: DEMO.apiKey } };
   const worker = await createWorker({
+    jobStore,
     address: cluster.address,
     taskQueue,
     credentials: (ref) => credentials[ref as 'demo'],
@@ -67,6 +73,7 @@ beforeAll(async () => {
     worker.worker.shutdown();
     await running;
     await worker.close();
+    await jobStore.close();
   };
   n8n = await startN8nOnPostgres({ userFolder, pg: cluster.pg, logName: 'n8n-postgres-e2e.log' });
   client = await ownerClient(n8n);
@@ -120,6 +127,31 @@ describe('n8n on PostgreSQL (the compose topology, natively)', () => {
         `SELECT count(*)::int AS n FROM execution_entity WHERE "workflowId" = '${id}'`,
       );
       expect(stored.rows[0]).toEqual({ n: 1 });
+    },
+    TEST_MS,
+  );
+
+  it(
+    'returns the job’s report, one item per listing, from the worker’s PostgreSQL job store',
+    async () => {
+      const skus = [1, 2].map((n) => `E2E-PGR-${randomUUID().slice(0, 4)}-${n}`);
+      const jobId = `e2e-pgr-${randomUUID().slice(0, 8)}`;
+      const picture = `${sim!.url}/demo-assets/tee-black.png`;
+      const nodes = BULK.inputItemsJob(credential, {
+        skus,
+        picture,
+        jobId,
+        maxWaitMinutes: 3,
+        waitOutput: 'listings',
+      });
+      const { execution } = await runOnce(client, 'e2e: bulk job report on the PostgreSQL topology', nodes);
+      expect(execution.status).toBe('success');
+      const seller = sim!.world.sellers.get(DEMO.sellerId)!;
+      expect(nodeOutput(execution, 'Bulk Job')).toEqual(
+        skus.map((sku, i) =>
+          expect.objectContaining({ jobId, line: i + 1, sku, status: 'ok', productId: seller.skus.get(sku) }),
+        ),
+      );
     },
     TEST_MS,
   );

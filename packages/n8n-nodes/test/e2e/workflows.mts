@@ -1,7 +1,6 @@
 // Workflows the end-to-end tests import into n8n (public API shape: name, nodes, connections, settings),
 // and how a test publishes one started by a webhook and runs it.
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { DEMO } from '@selling-kit/simulator';
 import { FEED_HEADER, feedRow } from '@selling-kit/temporal-workflows/testing';
 import { PACKAGE_NAME, type E2eSuite, type Execution, type N8nClient } from './harness.mts';
@@ -114,7 +113,7 @@ export async function runOnce(
  */
 export const BULK = {
   credentialType: 'marketplaceTemporalApi',
-  /** The credential of a server and worker; the worker writes its reports under `dir`/reports. */
+  /** The credential of a server and worker (no report folder: reports are read from the worker's job store). */
   credentialData: (
     server: { httpUrl: string; taskQueue: string; key: Buffer; dir: string },
     namespace = 'default',
@@ -123,7 +122,6 @@ export const BULK = {
     namespace,
     taskQueue: server.taskQueue,
     codecKey: server.key.toString('base64'),
-    reportDir: join(server.dir, 'reports'),
     apiKey: '',
   }),
   /** "Bulk Job": Start with Job Operation Create, waiting for the end; `parameters` say the rest. */
@@ -144,7 +142,14 @@ export const BULK = {
    */
   inputItemsJob: (
     credential: { id: string; name: string },
-    job: { skus: string[]; picture: string; jobId: string; maxWaitMinutes: number },
+    job: {
+      skus: string[];
+      picture: string;
+      jobId: string;
+      maxWaitMinutes: number;
+      /** What the waiting node returns: the counts (default) or one item per listing. */
+      waitOutput?: 'counts' | 'listings';
+    },
   ): NodeSpec[] => [
     BULK.feedItemsNode(job.skus, job.picture),
     BULK.startNode(credential, 2, {
@@ -152,6 +157,7 @@ export const BULK = {
       shops: ['demo'],
       jobId: job.jobId,
       maxWaitMinutes: job.maxWaitMinutes,
+      ...(job.waitOutput ? { waitOutput: job.waitOutput } : {}),
     }),
   ],
   /** A Code node returning one item per feed row: the CSV feed's columns as fields, cells as strings. */

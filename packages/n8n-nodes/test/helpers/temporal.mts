@@ -1,7 +1,8 @@
 // A Temporal dev server with its HTTP API on, and a selling-kit worker with the payload codec listing
-// into a simulator (its shop names published for the node's Shops list): what the Bulk Job node talks
-// to, for the unit and the end-to-end tests.
+// into a simulator (its shop names published for the node's Shops list, its job store a folder of the
+// server's temp dir): what the Bulk Job node talks to, for the unit and the end-to-end tests.
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { AesGcmCodec, type Credential } from '@selling-kit/temporal-workflows';
 import {
@@ -9,7 +10,7 @@ import {
   feedRow as sharedFeedRow,
   startDevServer,
 } from '@selling-kit/temporal-workflows/testing';
-import { createWorker } from '@selling-kit/temporal-workflows/worker';
+import { createWorker, openJobStore } from '@selling-kit/temporal-workflows/worker';
 
 export interface TemporalStack {
   httpUrl: string;
@@ -30,7 +31,10 @@ export async function startTemporalStack(credentials: Record<string, Credential>
   }
   const key = randomBytes(32);
   const taskQueue = `n8n-bulk-${randomBytes(3).toString('hex')}`;
+  // Jobs' snapshots and reports: the node reads them through Temporal, never from this folder.
+  const jobStore = openJobStore(join(server.dir, 'jobs'));
   const worker = await createWorker({
+    jobStore,
     address: server.address,
     taskQueue,
     credentials: (ref) => credentials[ref],
@@ -48,6 +52,7 @@ export async function startTemporalStack(credentials: Record<string, Credential>
       worker.worker.shutdown();
       await running;
       await worker.close();
+      await jobStore.close();
       await server.stop();
     },
   };

@@ -9,6 +9,12 @@ import { SeededRandom } from './random.ts';
 export const FAULT_TYPES = [
   /** 500 generic_error; the handler does not run. */
   'error_500',
+  /**
+   * 500 after the write: the handler runs (state changes, webhooks fire), then its answer is replaced by
+   * the 500 an `error_500` rule answers (same codes). What a real upstream does when it fails after
+   * committing: a 5xx does not prove that nothing happened.
+   */
+  'error_500_after_commit',
   /** 502 unexpected_response (an internal service answered oddly); the handler does not run. */
   'error_502',
   /**
@@ -32,13 +38,16 @@ export const FAULT_TYPES = [
 ] as const;
 export type FaultType = (typeof FAULT_TYPES)[number];
 
-/** The codes an `error_500` rule may answer with (the spec's server-side codes). */
+/** The codes an `error_500` (or `error_500_after_commit`) rule may answer with (the spec's server-side codes). */
 export const SERVER_FAULT_CODES = [
   'generic_error',
   'depop_json_deserialization',
   'missing_address_configuration',
   'missing_partner_configuration',
 ] as const;
+
+/** The faults answering a 500 with one of SERVER_FAULT_CODES. */
+const isServerError = (type: FaultType) => type === 'error_500' || type === 'error_500_after_commit';
 
 export const FaultRuleInput = z
   .object({
@@ -65,8 +74,8 @@ export const FaultRuleInput = z
     /** Storm with a count and no duration: the wait announced in each 429 (simulated ms, default 1000). */
     retryAfterMs: z.number().int().positive().optional(),
     /**
-     * error_500: the code of the 500, one of SERVER_FAULT_CODES (default generic_error). error_422: any
-     * code (default validation), known to the kit or not.
+     * error_500, error_500_after_commit: the code of the 500, one of SERVER_FAULT_CODES (default
+     * generic_error). error_422: any code (default validation), known to the kit or not.
      */
     code: z
       .string()
@@ -78,13 +87,13 @@ export const FaultRuleInput = z
   .strict()
   .refine(
     (r) =>
-      r.type !== 'error_500' ||
+      !isServerError(r.type) ||
       r.code === undefined ||
       (SERVER_FAULT_CODES as readonly string[]).includes(r.code),
     { message: `error_500 codes: ${SERVER_FAULT_CODES.join(', ')}`, path: ['code'] },
   )
-  .refine((r) => r.code === undefined || r.type === 'error_500' || r.type === 'error_422', {
-    message: 'code is for error_500 and error_422 only',
+  .refine((r) => r.code === undefined || isServerError(r.type) || r.type === 'error_422', {
+    message: 'code is for error_500, error_500_after_commit and error_422 only',
     path: ['code'],
   })
   .refine((r) => r.message === undefined || r.type === 'error_422', {

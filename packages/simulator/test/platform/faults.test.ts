@@ -1,6 +1,6 @@
-// Faults on demand, configured through the admin surface: 500s, 504 before and after the write,
-// connection resets before and after the write, latency, 429 storms; matching by operation id,
-// method and path; counts, probabilities and seeded reproducibility; counters.
+// Faults on demand, configured through the admin surface: 500s before and after the write, 504 before
+// and after the write, connection resets before and after the write, latency, 429 storms; matching by
+// operation id, method and path; counts, probabilities and seeded reproducibility; counters.
 import { RateLimitBody } from '@selling-kit/api-client/core';
 import type { Handlers } from '../../src/handlers/types.ts';
 import { adminCall, probeHandlers, type CallResult } from '../helpers.ts';
@@ -84,6 +84,26 @@ test('timeout_after_commit: 504 although the write happened', async () => {
   expectEnvelope(res, 504, 'generic_error');
   expect(res.body.errors[0].message).toMatch(/may or may not have completed/);
   expect(commits).toBe(1);
+});
+
+test('error_500_after_commit: 500 although the write happened (code as error_500)', async () => {
+  await addFault({ type: 'error_500_after_commit', operationId: 'products.create', count: 1 });
+  const res = await create();
+  expectEnvelope(res, 500, 'generic_error');
+  expect(commits).toBe(1);
+  await addFault({ type: 'error_500_after_commit', code: 'depop_json_deserialization', count: 1 });
+  expectEnvelope(await create(), 500, 'depop_json_deserialization');
+  expect(commits).toBe(2);
+  // Spent: the next write answers normally.
+  expect((await create()).status).toBe(200);
+  expect(commits).toBe(3);
+  const counters = (await adminCall(shop.sim, 'GET', '/admin/faults')).body;
+  expect(counters.byType.error_500_after_commit).toBe(2);
+  const bad = await adminCall(shop.sim, 'POST', '/admin/faults', {
+    type: 'error_500_after_commit',
+    code: 'nope',
+  });
+  expect(bad.status).toBe(400);
 });
 
 test('reset_before_commit: the connection drops and nothing was written', async () => {

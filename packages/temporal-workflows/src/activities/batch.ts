@@ -18,9 +18,14 @@ import type {
 } from '../types.ts';
 import type { ActivityContext } from './context.ts';
 import { readItems } from './feed.ts';
-import { writeReportPart, type ReportPart } from './report.ts';
-import { findBySku, sendOne } from './send.ts';
+import { storeOf } from './job-data.ts';
+import { snapshotStore } from './feed-activities.ts';
+import { writeOutcomes } from './report.ts';
+import type { PartRef } from '../stores/job-store.ts';
+import { createdByJob, findBySku, sendOne, skuTaken, type FoundListing } from './send.ts';
+import { boundedProgress } from './batch-heartbeat.ts';
 import { IN_DOUBT } from '../workflows/item-codes.ts';
+import { carriedError } from '../workflows/carry-bytes.ts';
 import { countVerification } from '../metrics.ts';
 
 /** A slot still waiting for answers after this long lets the next slot start. */
@@ -37,7 +42,7 @@ interface BatchProgress {
 /** A verification, resumable from its heartbeat. */
 interface VerifyProgress {
   index: number;
-  found: Record<number, { productId: number; slug: string }>;
+  found: Record<number, FoundListing>;
   /** Lines whose GET failed (not a 429): not known either way. */
   unchecked: number[];
 }
@@ -50,14 +55,16 @@ function finalLine(o: SendOutcome, sku: string | null): ItemResult | undefined {
   return undefined;
 }
 
-/** What the workflow keeps of an outcome: final ones are in the report, not in history. */
+/** What the workflow keeps of an outcome: final ones are in the report, not in history; reasons are short. */
 function compact(o: SendOutcome): SendOutcome {
   if (o.status === 'failed')
     return { line: o.line, status: 'failed', code: o.code, message: '', httpStatus: o.httpStatus };
+  if ((o.status === 'retry' || o.status === 'unknown') && o.reason)
+    return { ...o, reason: carriedError({ code: '', message: o.reason }).message };
   return o;
 }
 
-export function createBatchActivities({ clients }: ActivityContext) {
+export function createBatchActivities({ clients, deps }: ActivityContext) {
   return {
     /**
      * Sends a window's slots: each slot's requests leave no earlier than the slot's `notBefore` (the
@@ -68,9 +75,12 @@ export function createBatchActivities({ clients }: ActivityContext) {
       shop: ShopRef,
       operation: BulkOperation,
       snapshot: FeedSnapshot,
-      batch: { deadline: number; slots: SlotBatch[] },
-      at: ReportPart,
+      /** `createdSince`: when the job started (sendOne: a resend's duplicate SKU is ours only if created since). */
+      batch: { deadline: number; slots: SlotBatch[]; createdSince?: number },
+      at: PartRef,
     ): Promise<BatchResult> {
+      // First, before anything is sent: the job's data is in this worker's store.
+      const store = await snapshotStore(deps.jobStore, snapshot, at.job);
       const ctx = Context.current();
       const attempt = ctx.info.attempt;
       const earlier = ctx.info.heartbeatDetails as BatchProgress | undefined;
@@ -84,13 +94,14 @@ export function createBatchActivities({ clients }: ActivityContext) {
         const bodies = new Map(
           (
             await readItems(
+              store,
               snapshot,
               all.map((i) => i.line),
               operation,
             )
           ).map((p) => [p.line, p]),
         );
-        const beat = setInterval(() => ctx.heartbeat(progress), BEAT_MS);
+        const beat = setInterval(() => ctx.heartbeat(boundedProgress(progress)), BEAT_MS);
         try {
           const runSlot = async (s: SlotBatch) => {
             const wait = s.notBefore - Date.now();
@@ -109,6 +120,7 @@ export function createBatchActivities({ clients }: ActivityContext) {
                   operation,
                   { ...prepared, resend: item.resend },
                   signal,
+                  batch.createdSince,
                 );
                 progress.lastAt[s.slot] = Math.max(progress.lastAt[s.slot] ?? 0, Date.now());
               }),
@@ -146,7 +158,8 @@ export function createBatchActivities({ clients }: ActivityContext) {
                 };
       }
       const outcomes = all.map((i) => progress.outcomes[i.line]!);
-      await writeReportPart(
+      await writeOutcomes(
+        store,
         at,
         outcomes.flatMap((o) => finalLine(o, skus.get(o.line) ?? null) ?? []),
         attempt,
@@ -168,14 +181,18 @@ export function createBatchActivities({ clients }: ActivityContext) {
     },
 
     /**
-     * GET by SKU for each unknown create: found ones are written to the report as ok. A 429 stops the
-     * round early; what was not checked (or whose GET failed) is said so (`checked`), never taken as absent.
+     * GET by SKU for each unknown create: found ones are written to the report as ok — when created since
+     * the job started (`createdSince`); a listing older than the job had the SKU already, so the create
+     * could not have been applied: `taken`, written as failed `sku_exists`. A 429 stops the round early;
+     * what was not checked (or whose GET failed) is said so (`checked`), never taken as absent.
      */
     async verifyBySku(
       shop: ShopRef,
       items: { line: number; sku: string }[],
-      at: ReportPart,
-    ): Promise<{ found: number[]; checked: number[]; attempt: number }> {
+      at: PartRef,
+      createdSince?: number,
+    ): Promise<{ found: number[]; taken: number[]; checked: number[]; attempt: number }> {
+      const store = await storeOf(deps.jobStore, at.job);
       const ctx = Context.current();
       const client = await clients.clientFor(shop);
       const progress: VerifyProgress = (ctx.info.heartbeatDetails as VerifyProgress | undefined) ?? {
@@ -200,22 +217,36 @@ export function createBatchActivities({ clients }: ActivityContext) {
       } finally {
         clearInterval(beat);
       }
-      const found = Object.entries(progress.found).map(([line, hit]) => ({ line: Number(line), ...hit }));
+      const hits = Object.entries(progress.found).map(([line, hit]) => ({ line: Number(line), ...hit }));
+      const found = hits.filter((h) => createdByJob(h, createdSince));
+      const taken = hits.filter((h) => !createdByJob(h, createdSince));
       const sku = new Map(items.map((i) => [i.line, i.sku]));
-      await writeReportPart(
+      await writeOutcomes(
+        store,
         at,
-        found.map((f) => ({
-          line: f.line,
-          sku: sku.get(f.line)!,
-          status: 'ok' as const,
-          productId: f.productId,
-          slug: f.slug,
-        })),
+        [
+          ...found.map((f) => ({
+            line: f.line,
+            sku: sku.get(f.line)!,
+            status: 'ok' as const,
+            productId: f.productId,
+            slug: f.slug,
+          })),
+          ...taken.map((t) => {
+            const { line, status, code, message } = skuTaken(
+              { line: t.line, sku: sku.get(t.line)! },
+              t,
+              `created ${new Date(t.createdAt!).toISOString()}, before this job started; this item's create was in doubt and could not have been applied`,
+            );
+            return { line, sku: sku.get(line)!, status, code, message };
+          }),
+        ],
         ctx.info.attempt,
       );
       countVerification(found.length);
       return {
         found: found.map((f) => f.line),
+        taken: taken.map((t) => t.line),
         checked: items
           .slice(0, progress.index)
           .map((i) => i.line)

@@ -2,13 +2,16 @@
 // `shopDone` signal, but a child terminated, cancelled or timed out through Temporal (the UI, the CLI,
 // `handle.terminate()`) never does, and a signal can be lost; the parent would show it `running` forever.
 // So the parent, on a timer, asks here which of the children it believes running have closed, and with
-// what: a completed child's own result, or the reason and the last counts of one that was stopped.
+// what: a completed child's own result, or the reason and the last counts of one that was stopped. A
+// stopped child never finalized its report: it is finalized here with the child's OWN merge rule (the
+// attempts it accepted, asked of its replayed history), and its own snapshot is dropped.
 import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { BulkProgress, JobState } from '../types.ts';
-import { progressQuery } from '../workflows/bulk-listing.ts';
+import { jobDataQuery, progressQuery, type JobData } from '../workflows/bulk-listing.ts';
 import { emptyProgress } from '../workflows/multi-shop.ts';
+import type { JobStore } from '../stores/job-store.ts';
 import type { ActivityContext } from './context.ts';
-import { finalizeReportFiles } from './report.ts';
+import { storeOf } from './job-data.ts';
 
 /** A child the parent believes running. */
 export interface ChildRef {
@@ -17,8 +20,6 @@ export interface ChildRef {
   workflowId: string;
   /** The child's job id (`<jobId>/<shopId>`), for the progress of a child that cannot be asked. */
   jobId: string;
-  /** Where the child's report is: a child stopped before its clean-up gets its parts merged here. */
-  reportDir?: string;
 }
 
 /** Children described at once: a parent may have hundreds running. */
@@ -39,7 +40,7 @@ export function createChildrenActivities({ deps }: ActivityContext) {
       for (let i = 0; i < children.length; i += AT_ONCE)
         await Promise.all(
           children.slice(i, i + AT_ONCE).map(async (child) => {
-            const progress = await closedProgress(temporal, child);
+            const progress = await closedProgress(temporal, deps.jobStore, child);
             if (progress) closed[child.shopId] = progress;
           }),
         );
@@ -49,7 +50,11 @@ export function createChildrenActivities({ deps }: ActivityContext) {
 }
 
 /** The final progress of a closed child; undefined while it runs. */
-async function closedProgress(temporal: Client, child: ChildRef): Promise<BulkProgress | undefined> {
+async function closedProgress(
+  temporal: Client,
+  store: JobStore,
+  child: ChildRef,
+): Promise<BulkProgress | undefined> {
   const handle = temporal.workflow.getHandle<() => Promise<BulkProgress>>(child.workflowId);
   let status: string;
   try {
@@ -67,18 +72,38 @@ async function closedProgress(temporal: Client, child: ChildRef): Promise<BulkPr
   }
   if (status === 'RUNNING' || status === 'CONTINUED_AS_NEW') return undefined; // (the next run is starting)
   if (status === 'COMPLETED') return await handle.result();
-  // Stopped without its own clean-up: what it reported so far becomes its report file.
-  if (child.reportDir) await finalizeReportFiles(child.reportDir, child.jobId, {});
-  switch (status) {
-    case 'CANCELLED':
-      return stopped(temporal, handle, child, 'cancelled', 'cancelled through Temporal');
-    case 'TERMINATED':
-      return stopped(temporal, handle, child, 'failed', `terminated through Temporal${await why(handle)}`);
-    case 'TIMED_OUT':
-      return stopped(temporal, handle, child, 'failed', 'timed out (its Temporal execution timeout)');
-    default: // FAILED: the child reports its failure itself; this is in case the signal was lost
-      return stopped(temporal, handle, child, 'failed', (await why(handle)).slice(2) || `ended ${status}`);
-  }
+  const [state, reason]: [JobState, string] =
+    status === 'CANCELLED'
+      ? ['cancelled', 'cancelled through Temporal']
+      : status === 'TERMINATED'
+        ? ['failed', `terminated through Temporal${await why(handle)}`]
+        : status === 'TIMED_OUT'
+          ? ['failed', 'timed out (its Temporal execution timeout)']
+          : // FAILED: the child reports its failure itself; this is in case the signal was lost
+            ['failed', (await why(handle)).slice(2) || `ended ${status}`];
+  // Stopped without its own clean-up: its last state, asked of its replayed history.
+  const data = await temporal
+    .withDeadline(Date.now() + QUERY_MS, () => handle.query(jobDataQuery))
+    .catch(() => undefined);
+  await finalizeStopped(store, data, state);
+  return stopped(temporal, handle, child, state, reason, data?.progress);
+}
+
+/**
+ * The report of a child stopped without its clean-up, finalized with the child's own merge rule (never
+ * `{}`: a part the child accepted at a later attempt would be lost), and its own snapshot dropped. A
+ * child that cannot be asked (or never took its snapshot) is left to the retention schedule: a report
+ * merged by a guessed rule could be wrong.
+ */
+async function finalizeStopped(store: JobStore, data: JobData | undefined, state: JobState) {
+  if (!data?.job) return;
+  const mine = await storeOf(store, data.job);
+  await mine.finalize(data.job, {
+    accepted: data.accepted,
+    upToSeq: data.upToSeq,
+    state: state === 'cancelled' ? 'cancelled' : 'failed',
+  });
+  if (data.ownSnapshot) await mine.deleteSnapshot(data.job);
 }
 
 type Handle = ReturnType<Client['workflow']['getHandle']>;
@@ -104,12 +129,15 @@ async function stopped(
   child: ChildRef,
   state: JobState,
   reason: string,
+  known?: BulkProgress,
 ): Promise<BulkProgress> {
-  const last = handle
-    ? await temporal
-        .withDeadline(Date.now() + QUERY_MS, () => handle.query(progressQuery))
-        .catch(() => undefined)
-    : undefined;
+  const last =
+    known ??
+    (handle
+      ? await temporal
+          .withDeadline(Date.now() + QUERY_MS, () => handle.query(progressQuery))
+          .catch(() => undefined)
+      : undefined);
   const p: BulkProgress = last ?? emptyProgress(child.jobId, state);
   const cancelled = p.cancelled ?? 0; // a child of an older version has no `cancelled`
   const unsettled = Math.max(0, p.total - p.done - p.failed - cancelled);

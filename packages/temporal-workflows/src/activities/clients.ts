@@ -70,6 +70,9 @@ const ONE_ATTEMPT = {
   pacing: false as const,
   logger: requestMetricsLogger(workerMeter, requestSpanLogger()),
   retry: { maxRetries: 0, maxRateLimitRetries: 0 },
+  // The client's own verify-before-recreate GET never runs for bulk creates: they pass `verify: false`
+  // (bulk-operations.ts), and the workflow verifies by SKU, once per round (test/resilience.test.ts counts
+  // the GETs). No re-read of a not-found right after a create either: requests outside the lanes stay few.
   verifyCreate: { delaysMs: [0], readAfterCreateWindowMs: 0 },
   validate: false, // items were checked when the feed was read
 };

@@ -1,47 +1,69 @@
 // Activities of the feed: take the job's snapshot, read a chunk of items by offset (checked with the
 // client core's rules), and report the lines a cancelled job never read. Item bodies and report lines
-// stay on the worker's storage; the workflow gets lines, keys and counts.
+// stay in the job store (stores/job-store.ts) every worker opens; the workflow gets lines, keys and
+// counts. Each one checks first that this worker's store is the one holding the job's data (`storeOf`):
+// a worker on another host fails retryably (the job pauses with the reason), never with a non-retryable
+// "snapshot is gone".
 import { Context } from '@temporalio/activity';
 import type { BulkOperation, FeedChunk, FeedRef, FeedSnapshot, ItemResult } from '../types.ts';
+import type { JobRef, JobStore, PartRef } from '../stores/job-store.ts';
 import type { ActivityContext } from './context.ts';
 import { readChunk } from './feed.ts';
-import { jobFile, writeReportPart, type ReportPart } from './report.ts';
+import { storeOf } from './job-data.ts';
+import { writeOutcomes } from './report.ts';
 import { takeSnapshot } from './snapshot.ts';
 
 /** Heartbeat period while a snapshot downloads (a slow URL sends no records to count). */
 const BEAT_MS = 1_000;
-/** Records read at a time by `reportUnread`, and report lines per part it writes. */
+/** Records read at a time by `reportUnread`, and report lines per piece it writes. */
 const UNREAD_CHUNK = 1_000;
-const UNREAD_PART_LINES = 2_000;
+const UNREAD_PIECE_LINES = 2_000;
+/**
+ * The attempt `reportUnread` writes its part as, whichever attempt runs: the lines are the same for every
+ * attempt (read from the immutable snapshot), so a retry resumes the same part from its heartbeat
+ * instead of starting a part of its own.
+ */
+const UNREAD_ATTEMPT = 1;
 
-/** Where `reportUnread` is: the next record and part, the counts so far (its heartbeat details). */
+/** Where `reportUnread` is: the next record and piece, the counts so far (its heartbeat details). */
 export interface UnreadProgress {
   next: number;
-  part: number;
+  piece: number;
   cancelled: number;
   invalid: number;
 }
 
 /**
+ * The store holding the snapshot `s`, checked: `s.storeId` names it and `job` (the job reading it, which
+ * may be a many-shop job's shop reading its parent's snapshot) is named in the message when this
+ * worker's store is another.
+ */
+export async function snapshotStore(store: JobStore, s: FeedSnapshot, job: JobRef): Promise<JobStore> {
+  await storeOf(store, { ...job, storeId: s.storeId });
+  if (job.storeId !== s.storeId) await storeOf(store, job);
+  return store;
+}
+
+/**
  * Reports every record from `from` to the end: invalid ones as `invalid` (with their rule), the others
- * as `cancelled`. Streams chunk by chunk (memory stays flat for any feed) into parts
- * `<at.part>-<n>`; a retried attempt resumes from `resume` and rewrites the same parts.
+ * as `cancelled`. Streams chunk by chunk (memory stays flat for any feed) into pieces of the one part
+ * `at` (attempt UNREAD_ATTEMPT); a retried attempt resumes from `resume` and rewrites the same pieces.
  */
 export async function reportUnreadLines(
+  store: JobStore,
   s: FeedSnapshot,
   from: number,
   operation: BulkOperation,
-  at: ReportPart,
+  at: PartRef,
   beat: (progress: UnreadProgress) => void = () => {},
   resume?: UnreadProgress,
-): Promise<{ cancelled: number; invalid: number }> {
-  const progress: UnreadProgress = resume ?? { next: from, part: 0, cancelled: 0, invalid: 0 };
-  const digits = String(Math.ceil(Math.max(s.total - from, 1) / UNREAD_PART_LINES)).length;
+): Promise<{ cancelled: number; invalid: number; attempt: number }> {
+  const progress: UnreadProgress = resume ?? { next: from, piece: 0, cancelled: 0, invalid: 0 };
   while (progress.next < s.total) {
-    const end = Math.min(progress.next + UNREAD_PART_LINES, s.total);
+    const end = Math.min(progress.next + UNREAD_PIECE_LINES, s.total);
     const lines: ItemResult[] = [];
     for (let offset = progress.next; offset < end; offset += UNREAD_CHUNK) {
-      const chunk = await readChunk(s, offset, Math.min(UNREAD_CHUNK, end - offset), operation);
+      const chunk = await readChunk(store, s, offset, Math.min(UNREAD_CHUNK, end - offset), operation);
       for (const item of chunk.items)
         lines.push({
           line: item.line,
@@ -53,65 +75,79 @@ export async function reportUnreadLines(
       beat({ ...progress });
     }
     const cancelled = lines.filter((l) => l.status === 'cancelled').length;
-    const name = `${at.part}-${String(progress.part).padStart(Math.max(digits, 4), '0')}`;
-    await writeReportPart({ ...at, part: name }, lines);
+    await writeOutcomes(store, at, lines, UNREAD_ATTEMPT, progress.piece);
     Object.assign(progress, {
       next: end,
-      part: progress.part + 1,
+      piece: progress.piece + 1,
       cancelled: progress.cancelled + cancelled,
       invalid: progress.invalid + lines.length - cancelled,
     });
     beat({ ...progress });
   }
-  return { cancelled: progress.cancelled, invalid: progress.invalid };
+  return { cancelled: progress.cancelled, invalid: progress.invalid, attempt: UNREAD_ATTEMPT };
 }
 
-export function createFeedActivities(_ctx: ActivityContext) {
+export function createFeedActivities({ deps }: ActivityContext) {
   return {
     /**
-     * The job's snapshot beside its report, taken once: a retry returns the one its run already took
-     * (the workflow carries it across continue-as-new), never one an earlier job of the id left.
+     * The job's snapshot, taken once into the worker's job store: a retry returns the one the job
+     * already has (keyed by its workflow id and first run id, never one an earlier job of the id left).
+     * Heartbeats while it reads; stops when cancelled.
      */
-    async snapshotFeed(feed: FeedRef, reportDir: string, jobId: string): Promise<FeedSnapshot> {
+    async snapshotFeed(feed: FeedRef, job: Omit<JobRef, 'storeId'>): Promise<FeedSnapshot> {
       const ctx = Context.current();
       const beat = () => ctx.heartbeat();
       const timer = setInterval(beat, BEAT_MS);
       try {
-        const dir = jobFile(reportDir, jobId, '.snapshot');
-        return await takeSnapshot(feed, dir, beat, ctx.info.workflowExecution?.runId);
+        return await takeSnapshot(feed, deps.jobStore, job, {
+          onProgress: beat,
+          signal: ctx.cancellationSignal,
+        });
       } finally {
         clearInterval(timer);
       }
     },
 
-    /** A chunk's items (without bodies); its invalid items go to the report part `at`. */
+    /**
+     * A chunk's items (without bodies); its invalid items go to the part `at`, written by this attempt
+     * (even when empty: it clears what an abandoned run left under the same seq). Answers the attempt,
+     * whose part the workflow accepts.
+     */
     async readFeedChunk(
       s: FeedSnapshot,
       offset: number,
       size: number,
       operation: BulkOperation,
-      at: ReportPart,
+      at: PartRef,
     ): Promise<FeedChunk> {
-      const chunk = await readChunk(s, offset, size, operation);
-      await writeReportPart(at, chunk.invalid);
-      return { ...chunk, invalid: chunk.invalid.length };
+      const store = await snapshotStore(deps.jobStore, s, at.job);
+      const attempt = Context.current().info.attempt;
+      const chunk = await readChunk(store, s, offset, size, operation);
+      await writeOutcomes(store, at, chunk.invalid, attempt);
+      return { ...chunk, invalid: chunk.invalid.length, attempt };
     },
 
-    /** A cancelled job's unread lines, reported on the worker (B4: never through history). */
+    /**
+     * A cancelled job's unread lines, reported on the worker (B4: never through history), as pieces of
+     * one part; a retried attempt resumes from its heartbeat.
+     */
     async reportUnread(
       s: FeedSnapshot,
       from: number,
       operation: BulkOperation,
-      at: ReportPart,
-    ): Promise<{ cancelled: number; invalid: number }> {
+      at: PartRef,
+    ): Promise<{ cancelled: number; invalid: number; attempt: number }> {
       const ctx = Context.current();
+      const store = await snapshotStore(deps.jobStore, s, at.job);
+      const resume = ctx.info.heartbeatDetails as UnreadProgress | undefined;
       return reportUnreadLines(
+        store,
         s,
         from,
         operation,
         at,
         (p) => ctx.heartbeat(p),
-        ctx.info.heartbeatDetails as UnreadProgress | undefined,
+        resume && typeof resume.piece === 'number' ? resume : undefined,
       );
     },
   };

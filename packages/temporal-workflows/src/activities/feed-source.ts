@@ -74,9 +74,10 @@ const unavailable = (message: string) => ApplicationFailure.retryable(message, '
 
 /**
  * The feed's bytes as a stream. Errors of the source itself arrive as ApplicationFailures (retryable
- * or not, with redacted messages); a URL's userinfo is sent as Basic authorization.
+ * or not, with redacted messages); a URL's userinfo is sent as Basic authorization. `signal` (the
+ * activity's cancellation) aborts a download at once, waiting for headers or for the next bytes.
  */
-export async function openSource(path: string, format: FeedFormat): Promise<Readable> {
+export async function openSource(path: string, format: FeedFormat, signal?: AbortSignal): Promise<Readable> {
   const source = redactSource(path);
   if (!isUrl(path)) {
     try {
@@ -113,7 +114,11 @@ export async function openSource(path: string, format: FeedFormat): Promise<Read
   const wait = setTimeout(stall, FETCH_HEADERS_TIMEOUT_MS);
   let res: Response;
   try {
-    res = await fetch(url, { headers, signal: abort.signal, redirect: 'follow' });
+    res = await fetch(url, {
+      headers,
+      signal: signal ? AbortSignal.any([abort.signal, signal]) : abort.signal,
+      redirect: 'follow',
+    });
   } catch (error) {
     const why = stalled ? `no answer within ${FETCH_HEADERS_TIMEOUT_MS / 1000} s` : networkReason(error);
     throw unavailable(`GET ${source} failed: ${printable(scrub(why), 200)}`);

@@ -1,7 +1,9 @@
-// Items of a job's feed, read from its snapshot (snapshot.ts) by offset or by line, and each checked with
-// the client core's rules for its operation (its `prepare`, bulk-operations.ts), so bad items go to the
-// report and never to the API. The
-// workflow holds items without their bodies; the activity that sends them reads the bodies again here.
+// Items of a job's feed, read from its snapshot (snapshot.ts) in the job store by offset or by line, and
+// each checked with the client core's rules for its operation (its `prepare`, bulk-operations.ts), so bad
+// items go to the report and never to the API. The workflow holds items without their bodies; the
+// activity that sends them reads the bodies again here. The store passed in is the one holding the
+// snapshot: activities check that first (`storeOf`, job-data.ts).
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,6 +18,8 @@ import type {
   ItemResult,
   PreparedItem,
 } from '../types.ts';
+import type { JobStore } from '../stores/job-store.ts';
+import { createLocalJobStore } from '../stores/job-store-local.ts';
 import { MALFORMED, openSnapshot, readSnapshotRecords, takeSnapshot } from './snapshot.ts';
 import { BULK_OPERATION_SPECS, missing, skuOf, type ItemRequest } from './bulk-operations.ts';
 
@@ -59,12 +63,13 @@ const isInvalid = (r: PreparedItem | ItemResult): r is ItemResult => 'status' in
 
 /** Items [offset, offset + size) of the snapshot, without bodies, and the invalid ones (with the rule). */
 export async function readChunk(
+  store: JobStore,
   s: FeedSnapshot,
   offset: number,
   size: number,
   operation: BulkOperation,
 ): Promise<{ items: FeedItem[]; invalid: ItemResult[]; nextOffset: number; done: boolean; total: number }> {
-  const records = await readSnapshotRecords(s, offset, offset + size);
+  const records = await readSnapshotRecords(store, s, offset, offset + size);
   const items: FeedItem[] = [];
   const invalid: ItemResult[] = [];
   records.forEach((raw, i) => {
@@ -87,6 +92,7 @@ export async function readChunk(
  * caller asked for a line `readChunk` never handed out.
  */
 export async function readItems(
+  store: JobStore,
   s: FeedSnapshot,
   lines: number[],
   operation: BulkOperation,
@@ -100,46 +106,45 @@ export async function readItems(
   const outside = wanted.find((line) => !Number.isInteger(line) || line < 1 || line > s.total);
   if (outside !== undefined) throw notAnItem(outside, ` (the feed has ${s.total} items)`);
   const found = new Map<number, PreparedItem>();
-  const reader = await openSnapshot(s);
-  try {
-    for (let i = 0; i < wanted.length;) {
-      let j = i;
-      while (j + 1 < wanted.length && wanted[j + 1]! - wanted[j]! <= GAP) j++;
-      const first = wanted[i]!;
-      const records = await reader.read(first - 1, wanted[j]!);
-      for (const line of wanted.slice(i, j + 1)) {
-        const r = check(s.format, operation, records[line - first], line);
-        if (isInvalid(r)) throw notAnItem(line, `: ${r.message}`);
-        found.set(line, r);
-      }
-      i = j + 1;
+  const reader = await openSnapshot(store, s);
+  for (let i = 0; i < wanted.length;) {
+    let j = i;
+    while (j + 1 < wanted.length && wanted[j + 1]! - wanted[j]! <= GAP) j++;
+    const first = wanted[i]!;
+    const records = await reader.read(first - 1, wanted[j]!);
+    for (const line of wanted.slice(i, j + 1)) {
+      const r = check(s.format, operation, records[line - first], line);
+      if (isInvalid(r)) throw notAnItem(line, `: ${r.message}`);
+      found.set(line, r);
     }
-  } finally {
-    await reader.close();
+    i = j + 1;
   }
   return lines.map((line) => found.get(line)!);
 }
 
 /**
- * Reads a whole feed once with the worker's reader and rules, in a snapshot taken in a temporary
- * directory and removed after: what the CLI checks before it starts a job.
+ * Reads a whole feed once with the worker's reader and rules, in a snapshot taken into a throw-away local
+ * store (a temporary directory, removed after): what the CLI checks before it starts a job.
  */
 export async function checkFeed(
   feed: FeedRef,
   operation: BulkOperation,
 ): Promise<{ total: number; valid: number; invalid: ItemResult[] }> {
   const tmp = await mkdtemp(join(tmpdir(), 'selling-kit-feed-'));
+  const store = createLocalJobStore(tmp);
   try {
-    const s = await takeSnapshot(feed, join(tmp, 'snapshot'));
+    const id = randomUUID();
+    const s = await takeSnapshot(feed, store, { workflowId: `check:${id}`, firstRunId: id, jobId: 'check' });
     let valid = 0;
     const invalid: ItemResult[] = [];
     for (let offset = 0; offset < s.total; offset += 1000) {
-      const chunk = await readChunk(s, offset, 1000, operation);
+      const chunk = await readChunk(store, s, offset, 1000, operation);
       valid += chunk.items.length;
       invalid.push(...chunk.invalid);
     }
     return { total: s.total, valid, invalid };
   } finally {
+    await store.close();
     await rm(tmp, { recursive: true, force: true });
   }
 }

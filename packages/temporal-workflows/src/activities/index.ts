@@ -13,13 +13,14 @@ import { createOfferActivities } from './offers.ts';
 import { createAuthActivities } from './auth.ts';
 import { createReportActivities } from './report.ts';
 import { createChildrenActivities } from './children.ts';
+import { createJobReportActivities } from './job-report.ts';
+import { createRetentionActivities } from './retention.ts';
 import { createShopDirectoryActivities, type ShopDirectoryDeps } from './shop-directory.ts';
 
 export type { Credential, CredentialStore, SellerTokens, TokenStore } from './clients.ts';
 export type { ActivityDeps } from './context.ts';
 export type { ShopDirectoryDeps, ShopNames } from './shop-directory.ts';
 export type { AcquireInput } from './lanes.ts';
-export { reportPath } from './report.ts';
 
 export function createActivities(deps: ActivityDeps & ShopDirectoryDeps) {
   const clients = createClientCache(deps);
@@ -33,8 +34,10 @@ export function createActivities(deps: ActivityDeps & ShopDirectoryDeps) {
     ...createDelistActivities(ctx),
     ...createOfferActivities(ctx),
     ...createAuthActivities(ctx),
-    ...createReportActivities(),
+    ...createReportActivities(ctx),
     ...createChildrenActivities(ctx),
+    ...createJobReportActivities(ctx),
     ...createShopDirectoryActivities(deps),
+    ...createRetentionActivities(ctx),
   };
 }

@@ -3,11 +3,10 @@
 // the same items for the whole job (and its retries).
 //
 // The source is streamed once (file or URL): hashed, parsed without blocking the event loop (streaming
-// CSV, NDJSON line by line) and written as `records.ndjson` — one JSON record per feed item, or
-// `{"__malformed_row": "<why>"}` for an item that could not be read — with `index.bin`, the byte offset
-// of every record (Float64 LE, total + 1 entries), so any range of records is one positioned read.
-// `meta.json` (the FeedSnapshot) is written last, in a temporary directory renamed into place: a crash
-// never leaves half a snapshot.
+// CSV, NDJSON line by line, a JSON array item by item: json-array.ts) and sent in batches to the job
+// store (stores/job-store.ts) every worker opens — one JSON record per feed item, or
+// `{"__malformed_row": "<why>"}` for an item that could not be read. Nothing is visible before the
+// store commits the snapshot whole; a failed or cancelled read aborts it.
 //
 // An inline feed (`feed.content`: the text itself, sealed in the job's input) is snapshotted the same
 // way from memory. Its size is bounded (INLINE_FEED_MAX_BYTES) because it travels through Temporal:
@@ -15,19 +14,17 @@
 // event of every run after a continue-as-new; a many-shop job hands it to each child (the client
 // bounds how many start at once, so one workflow task stays under 4 MiB). Bigger feeds are files or
 // URLs the worker reads.
-import { once } from 'node:events';
-import { createHash, randomUUID } from 'node:crypto';
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
-import { finished, pipeline } from 'node:stream/promises';
+import { pipeline } from 'node:stream/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parse, type CsvError, type Info } from 'csv-parse';
 import { ApplicationFailure } from '@temporalio/common';
 import type { FeedRef, FeedSnapshot } from '../types.ts';
+import type { JobKey, JobRef, JobStore, SnapshotWriter } from '../stores/job-store.ts';
 import { rowToBody } from './csv-row.ts';
 import { looksBinary, openSource, printable, redactSource, unreadable } from './feed-source.ts';
+import { jsonArrayItems } from './json-array.ts';
 import { inlineFeedProblem } from '../contract.ts';
 
 /**
@@ -39,158 +36,114 @@ export { INLINE_FEED_MAX_BYTES } from '../contract.ts';
 /** Marks a record that could not be read as an item (its value says why, naming the feed's line). */
 export const MALFORMED = '__malformed_row';
 
-const RECORDS = 'records.ndjson';
-const INDEX = 'index.bin';
-const META = 'meta.json';
 /** Records between two progress calls (the activity heartbeats) and two yields to the event loop. */
 const PROGRESS_EVERY = 200;
+/** Records sent to the store at a time: at most this many, or about this many bytes. */
+const BATCH_RECORDS = 1000;
+const BATCH_BYTES = 1 << 20;
 /** Bytes looked at to tell a text feed from a binary file. */
 const SNIFF_BYTES = 4096;
 
+export interface SnapshotOptions {
+  /** Called at least every few hundred records (the activity heartbeats from it). */
+  onProgress?: () => void;
+  /** Stops the read (the activity's cancellation): the store's writer is aborted, nothing is kept. */
+  signal?: AbortSignal;
+}
+
 /**
- * Takes the snapshot of `feed` into `dir`, or returns the one already there (a retried activity).
- * `onProgress` is called at least every few hundred records. `owner` (the job's run) keeps a job from
- * adopting the snapshot an earlier job of the same id left behind.
+ * Takes the snapshot of `feed` for `job` into `store`, or returns the one this job already has (a
+ * retried activity; another attempt that committed first). Keyed by the job's workflow id and first run
+ * id: a new job of a reused id never adopts an earlier job's snapshot.
  */
 export async function takeSnapshot(
   feed: FeedRef,
-  dir: string,
-  onProgress: () => void = () => {},
-  owner?: string,
+  store: JobStore,
+  job: Omit<JobRef, 'storeId'>,
+  { onProgress = () => {}, signal }: SnapshotOptions = {},
 ): Promise<FeedSnapshot> {
+  const storeId = await store.id();
+  const ref: JobRef = { ...job, storeId };
+  const key: JobKey = { workflowId: job.workflowId, firstRunId: job.firstRunId };
+  const existing = await store.getSnapshot(ref);
+  if (existing) return { ...existing, job: key, storeId };
+
+  signal?.throwIfAborted();
   const source = redactSource(feed.path);
-  const mine = (m: Meta | undefined): m is Meta =>
-    m?.source === source && m.format === feed.format && m.owner === owner;
-  const existing = await readMeta(dir);
-  if (mine(existing)) return snapshotOf(existing);
-
-  // Temporary directories of earlier attempts are garbage now (a zombie attempt's result is ignored).
-  const parent = dirname(dir);
-  const prefix = `${basename(dir)}.tmp-`;
-  await mkdir(parent, { recursive: true });
-  for (const name of await readdir(parent))
-    if (name.startsWith(prefix)) await rm(join(parent, name), { recursive: true, force: true });
-
-  const tmp = join(parent, `${prefix}${randomUUID()}`);
-  await mkdir(tmp);
+  const writer = await store.createSnapshot(ref);
   try {
-    const { sha256, total } = await copyRecords(feed, source, tmp, onProgress);
-    const snapshot: FeedSnapshot = { dir, source, format: feed.format, sha256, total };
-    await writeFile(join(tmp, META), JSON.stringify({ ...snapshot, owner } satisfies Meta));
-    try {
-      await rename(tmp, dir);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
-      // Another attempt finished first: its snapshot is the job's. An earlier job's is replaced.
-      const other = await readMeta(dir);
-      if (mine(other)) return snapshotOf(other);
-      await rm(dir, { recursive: true, force: true });
-      await rename(tmp, dir);
-    }
-    return snapshot;
-  } finally {
-    await rm(tmp, { recursive: true, force: true });
+    const { sha256, total } = await copyRecords(feed, source, writer, onProgress, signal);
+    const meta = await writer.commit({ source, format: feed.format, sha256, total });
+    return { ...meta, job: key, storeId };
+  } catch (error) {
+    await writer.abort().catch(() => {});
+    // A cancelled read ends with the cancellation, whatever the stream said as it was torn down.
+    if (signal?.aborted) throw signal.reason;
+    throw error;
   }
 }
 
-/** `meta.json`: the snapshot, and the run that took it. */
-type Meta = FeedSnapshot & { owner?: string };
+/** A ref to look the snapshot up by: the store reads it by its job key (`jobId` is for messages). */
+const snapshotRef = (s: FeedSnapshot): JobRef => ({ ...s.job, jobId: s.job.workflowId, storeId: s.storeId });
 
-const snapshotOf = ({ dir, source, format, sha256, total }: Meta): FeedSnapshot => ({
-  dir,
-  source,
-  format,
-  sha256,
-  total,
-});
-
-export async function removeSnapshot(s: FeedSnapshot): Promise<void> {
-  await rm(s.dir, { recursive: true, force: true });
-}
-
-/** Records [from, to) of the snapshot: one read of the index, one of the records. */
-export async function readSnapshotRecords(s: FeedSnapshot, from: number, to: number): Promise<unknown[]> {
-  const reader = await openSnapshot(s);
-  try {
-    return await reader.read(from, to);
-  } finally {
-    await reader.close();
-  }
-}
+/** The snapshot cannot be read any more (not retryable: no retry brings it back). */
+const gone = (s: FeedSnapshot, why: string) =>
+  ApplicationFailure.nonRetryable(
+    `the snapshot of the feed ${s.source} (job ${s.job.workflowId}) ${why}`,
+    'FeedUnreadable',
+  );
 
 export interface SnapshotReader {
-  /** Records [from, to), clamped to the snapshot. */
+  /** Records [from, to), clamped to the snapshot, parsed. */
   read(from: number, to: number): Promise<unknown[]>;
-  close(): Promise<void>;
 }
 
-/** Opens the snapshot for several reads; fails (not retryable) if it is gone or was replaced. */
-export async function openSnapshot(s: FeedSnapshot): Promise<SnapshotReader> {
-  const meta = await readMeta(s.dir);
-  const gone = (why: string) =>
-    ApplicationFailure.nonRetryable(
-      `the snapshot of the feed ${s.source} (${s.dir}) ${why}`,
-      'FeedUnreadable',
-    );
-  if (!meta) throw gone('is gone');
-  if (meta.sha256 !== s.sha256) throw gone(`was replaced (sha256 ${meta.sha256}, not ${s.sha256})`);
-  const index = await open(join(s.dir, INDEX));
-  const records = await open(join(s.dir, RECORDS)).catch(async (error: unknown) => {
-    await index.close();
-    throw error;
-  });
-  if ((await index.stat()).size !== (s.total + 1) * 8) {
-    await Promise.all([index.close(), records.close()]);
-    throw gone('is damaged (its index does not match its item count)');
-  }
+/**
+ * The snapshot `s` for several reads from `store` — which must be the store holding it (activities call
+ * `storeOf` first: another host's store fails retryably, never here). Fails (not retryable) if the
+ * snapshot is gone or was replaced by another.
+ */
+export async function openSnapshot(store: JobStore, s: FeedSnapshot): Promise<SnapshotReader> {
+  const meta = await store.getSnapshot(snapshotRef(s));
+  if (!meta) throw gone(s, 'is gone');
+  if (meta.sha256 !== s.sha256) throw gone(s, `was replaced (sha256 ${meta.sha256}, not ${s.sha256})`);
+  if (meta.total !== s.total) throw gone(s, `was replaced (${meta.total} records, not ${s.total})`);
   return {
     async read(from, to) {
       const start = Math.max(0, from);
       const end = Math.min(to, s.total);
       if (end <= start) return [];
-      const offsets = await readAt(index, start * 8, (end - start + 1) * 8);
-      const first = offsets.readDoubleLE(0);
-      const bytes = await readAt(records, first, offsets.readDoubleLE((end - start) * 8) - first);
-      const lines = bytes.toString('utf8').split('\n');
-      return lines.slice(0, end - start).map((line) => JSON.parse(line) as unknown);
-    },
-    async close() {
-      await Promise.all([index.close(), records.close()]);
+      const records = await store.readRecords(s.job, start, end);
+      // Fewer records than asked: the snapshot was deleted while read (the job ended meanwhile).
+      if (records.length !== end - start) throw gone(s, 'is gone');
+      return records.map((text) => JSON.parse(text) as unknown);
     },
   };
 }
 
-async function readAt(file: FileHandle, position: number, length: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(length);
-  for (let done = 0; done < length;) {
-    const { bytesRead } = await file.read(buffer, done, length - done, position + done);
-    if (bytesRead === 0) throw new Error(`snapshot file ends before byte ${position + length}`);
-    done += bytesRead;
-  }
-  return buffer;
+/** Records [from, to) of the snapshot, parsed (see openSnapshot). */
+export async function readSnapshotRecords(
+  store: JobStore,
+  s: FeedSnapshot,
+  from: number,
+  to: number,
+): Promise<unknown[]> {
+  return (await openSnapshot(store, s)).read(from, to);
 }
 
-async function readMeta(dir: string): Promise<Meta | undefined> {
-  // Only a missing file means "no snapshot": another read error (shared storage) is retried.
-  const text = await readFile(join(dir, META), 'utf8').catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return undefined;
-    throw error;
-  });
-  return text === undefined ? undefined : (JSON.parse(text) as Meta);
-}
-
-/** Streams the source into `records.ndjson` and `index.bin`; its sha256 and record count. */
+/** Streams the source into the writer; its sha256 and record count. */
 async function copyRecords(
   feed: FeedRef,
   source: string,
-  dir: string,
+  writer: SnapshotWriter,
   onProgress: () => void,
+  signal: AbortSignal | undefined,
 ): Promise<{ sha256: string; total: number }> {
   const hash = createHash('sha256');
   const fail = (reason: string) => unreadable(source, feed.format, reason);
-  const input = feed.content === undefined ? await openSource(feed.path, feed.format) : inline(feed, fail);
-  const out = recordWriter(dir, onProgress);
+  const input =
+    feed.content === undefined ? await openSource(feed.path, feed.format, signal) : inline(feed, fail);
+  const out = recordWriter(writer, onProgress);
   const shape = feed.cells ? fromCells : (record: unknown) => record;
   const hashing = new Transform({
     transform(chunk: Buffer, _encoding, done) {
@@ -198,18 +151,17 @@ async function copyRecords(
       done(null, chunk);
     },
   });
+  const options = signal ? { signal } : {};
   try {
     if (feed.format === 'csv')
-      await pipeline(input, hashing, textOnly(fail), csvParser(), (rows) => writeCsv(rows, out));
+      await pipeline(input, hashing, textOnly(fail), csvParser(), (rows) => writeCsv(rows, out), options);
     else if (feed.format === 'ndjson')
-      await pipeline(input, hashing, textOnly(fail), (bytes) => writeNdjson(bytes, out, shape));
+      await pipeline(input, hashing, textOnly(fail), (bytes) => writeNdjson(bytes, out, shape), options);
     else
-      await pipeline(input, hashing, textOnly(fail), (bytes) =>
-        writeJson(bytes, out, fail, onProgress, shape),
-      );
-    await out.close();
+      await pipeline(input, hashing, textOnly(fail), (bytes) => writeJson(bytes, out, fail, shape), options);
+    await out.flush();
   } catch (error) {
-    out.destroy();
+    input.destroy();
     if (error instanceof ApplicationFailure) throw error;
     if ((error as CsvError).code?.startsWith('CSV_')) throw fail(printable((error as Error).message, 300));
     throw error;
@@ -273,36 +225,21 @@ async function writeNdjson(
     try {
       record = JSON.parse(line);
     } catch (error) {
-      await out.add({ [MALFORMED]: `NDJSON line ${n} is not valid JSON: ${jsonReason(error, true)}` });
+      await out.add({ [MALFORMED]: `NDJSON line ${n} is not valid JSON: ${jsonReason(error)}` });
       continue;
     }
     await out.add(shape(record));
   }
 }
 
-/** A JSON array, parsed whole (one call; progress reported around it); anything else is unreadable. */
+/** A JSON array, item by item (json-array.ts); anything else is unreadable. */
 async function writeJson(
   bytes: AsyncIterable<Buffer>,
   out: RecordWriter,
   fail: (reason: string) => Error,
-  onProgress: () => void,
   shape: (record: unknown) => unknown,
 ): Promise<void> {
-  const pieces: Buffer[] = [];
-  for await (const chunk of bytes) pieces.push(chunk);
-  const text = Buffer.concat(pieces)
-    .toString('utf8')
-    .replace(/^\uFEFF/, '');
-  onProgress();
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw fail(`not valid JSON: ${jsonReason(error)}`);
-  }
-  onProgress();
-  if (!Array.isArray(data)) throw fail('a JSON feed must be an array of items');
-  for (const item of data as unknown[]) await out.add(shape(item));
+  for await (const item of jsonArrayItems(bytes, fail)) await out.add(shape(item));
 }
 
 interface CsvRow {
@@ -310,14 +247,11 @@ interface CsvRow {
   info: Info & { columns: unknown[]; error?: { record?: unknown[] } };
 }
 
-/**
- * JSON.parse's reason, printable. Its place ("at position 11 (line 1 column 12)") is the file's for a
- * JSON array; for an NDJSON line only the column is (the line is named by the caller).
- */
-function jsonReason(error: unknown, ndjson = false): string {
+/** JSON.parse's reason for an NDJSON line, printable, with its column (the caller names the line). */
+function jsonReason(error: unknown): string {
   const message = (error as Error).message;
   return printable(
-    ndjson ? message.replace(/ in JSON at position \d+ \(line \d+ column (\d+)\)/, ' at column $1') : message,
+    message.replace(/ in JSON at position \d+ \(line \d+ column (\d+)\)/, ' at column $1'),
     200,
   );
 }
@@ -368,53 +302,38 @@ function textOnly(fail: (reason: string) => Error): Transform {
 
 interface RecordWriter {
   add(record: unknown): Promise<void>;
-  close(): Promise<void>;
-  destroy(): void;
+  /** Sends what is still buffered to the store. */
+  flush(): Promise<void>;
   readonly count: number;
 }
 
-/** Appends records to `records.ndjson` and their offsets to `index.bin`, flushed to disk on close. */
-function recordWriter(dir: string, onProgress: () => void): RecordWriter {
-  const records = createWriteStream(join(dir, RECORDS), { flush: true });
-  const index = createWriteStream(join(dir, INDEX), { flush: true });
-  const BATCH = 1024;
-  let offsets = Buffer.alloc(BATCH * 8); // offsets[0] = 0: where the first record starts
-  let buffered = 1;
-  let position = 0;
+/** Sends records to the snapshot writer in batches, reporting progress as they go. */
+function recordWriter(writer: SnapshotWriter, onProgress: () => void): RecordWriter {
+  let batch: string[] = [];
+  let bytes = 0;
   let count = 0;
-  const write = async (stream: WriteStream, data: string | Buffer) => {
-    if (!stream.write(data)) await once(stream, 'drain');
-  };
-  const flushIndex = async () => {
-    await write(index, offsets.subarray(0, buffered * 8));
-    offsets = Buffer.alloc(BATCH * 8);
-    buffered = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const records = batch;
+    batch = [];
+    bytes = 0;
+    await writer.append(records);
   };
   return {
     get count() {
       return count;
     },
     async add(record) {
-      const line = `${JSON.stringify(record ?? null)}\n`;
-      position += Buffer.byteLength(line);
+      const text = JSON.stringify(record ?? null);
+      batch.push(text);
+      bytes += text.length;
       count++;
-      offsets.writeDoubleLE(position, 8 * buffered++);
-      await write(records, line);
-      if (buffered === BATCH) await flushIndex();
+      if (batch.length >= BATCH_RECORDS || bytes >= BATCH_BYTES) await flush();
       if (count % PROGRESS_EVERY === 0) {
         onProgress();
         await nextTurn();
       }
     },
-    async close() {
-      await flushIndex();
-      records.end();
-      index.end();
-      await Promise.all([finished(records), finished(index)]);
-    },
-    destroy() {
-      records.destroy();
-      index.destroy();
-    },
+    flush,
   };
 }

@@ -143,10 +143,7 @@ export interface JobStore {
   /** Writes (or rewrites, replacing it whole) one part; an empty part clears an earlier write of it. */
   writePart(job: JobRef, part: OutcomePart, lines: ItemResult[]): Promise<void>;
   /** The report so far, by line, merged by `rule` (after `finalize`: by the rule it stored). */
-  readOutcomes(
-    job: JobKey,
-    page?: { afterLine?: number; limit?: number } & MergeRule,
-  ): Promise<OutcomePage>;
+  readOutcomes(job: JobKey, page?: { afterLine?: number; limit?: number } & MergeRule): Promise<OutcomePage>;
   /** Lines in the merged report. */
   countOutcomes(job: JobKey, rule?: MergeRule): Promise<number>;
   /**

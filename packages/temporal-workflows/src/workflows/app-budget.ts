@@ -27,6 +27,7 @@ import {
   continueAsNew,
   defineQuery,
   defineUpdate,
+  deprecatePatch,
   patched,
   setHandler,
   workflowInfo,
@@ -190,11 +191,9 @@ export const budgetQuery = defineQuery<BudgetState>(APP_BUDGET_MESSAGES.budgetQu
 export { appBudgetWorkflowId };
 
 export async function appBudgetWorkflow(input: BudgetInput, carry?: BudgetState): Promise<void> {
-  // A fresh start warms up (runs recorded before the warm-up replay without it: what they handed out
-  // must not change under them).
   // Runs recorded before 0.3 replay with the ledger they ran with (the new rules start at the next run).
   const rules = patched('app-budget-batched-leases') ? LEDGER : LEDGER_0_2;
-  const state = carry ?? newBudget(input, patched('app-budget-warm-up') ? Date.now() : undefined, rules);
+  const state = carry ?? warmStart(input, rules);
   let handled = 0;
   setHandler(budgetQuery, () => state);
   setHandler(leaseUpdate, ({ shopId, key, want }) => {
@@ -209,4 +208,13 @@ export async function appBudgetWorkflow(input: BudgetInput, carry?: BudgetState)
   await condition(() => handled >= 500 || workflowInfo().continueAsNewSuggested);
   await condition(allHandlersFinished);
   await continueAsNew<typeof appBudgetWorkflow>(input, state);
+}
+
+/**
+ * A fresh allocator warms up (0.2's `app-budget-warm-up`: deprecated in 0.4, as every allocator a 0.3
+ * worker asks was started with it; README, "Changing workflow code"). Called where the marker was recorded.
+ */
+function warmStart(input: BudgetInput, rules: LedgerRules): BudgetState {
+  deprecatePatch('app-budget-warm-up');
+  return newBudget(input, Date.now(), rules);
 }

@@ -3,7 +3,9 @@
 // window's first slot opens. 429s slow the whole shop down; creates in doubt (504, resets, crashes) are
 // verified by GET (SKU) on timers before any re-create; every item has a bounded number of tries.
 // Decisions and timers live here; all I/O is in activities. History holds lines, SKUs and counts —
-// item bodies and report lines stay on the worker's storage (the snapshot and the report parts).
+// item bodies and report lines stay in the job store every worker opens (stores/job-store.ts): the
+// snapshot and the report's parts, numbered here (`seq`) and keyed by the job's workflow id and first
+// run id. Before the job says `finished`, the store must hold one line per settled item.
 import {
   ActivityCancellationType,
   ActivityFailure,
@@ -48,6 +50,10 @@ import {
 } from './pacing.ts';
 import { ABORTED, IN_DOUBT } from './item-codes.ts';
 import { jobMetrics } from './job-metrics.ts';
+import { countAnswers, serverErrorPause, unreachablePause, type AnswerTallies } from './api-health.ts';
+import { backedOff, carriedError, fitsOnePayload, jsonBytes, mayRead } from './carry-bytes.ts';
+import { infraRetries, isInfraTrouble, failureMessage, INFRA_MAX_WAIT_MS } from './infra-trouble.ts';
+import type { AcceptedAttempts, JobRef, PartRef } from '../stores/job-store.ts';
 
 export const progressQuery = defineQuery<BulkProgress>(JOB_MESSAGES.progressQuery);
 export const pauseSignal = defineSignal<[{ reason?: string }]>(JOB_MESSAGES.pauseSignal);
@@ -62,8 +68,30 @@ export const shopDoneSignal = defineSignal<[{ shopId: string; progress: BulkProg
   JOB_MESSAGES.shopDoneSignal,
 );
 
+/** What the many-shop parent needs to finalize the report of a shop stopped through Temporal (N10). */
+export interface JobData {
+  progress: BulkProgress;
+  /** Absent before the job's snapshot (nothing stored yet). */
+  job?: JobRef;
+  accepted: AcceptedAttempts;
+  upToSeq: number;
+  /** The snapshot is the job's own (not its parent's): dropped with the job. */
+  ownSnapshot: boolean;
+}
+/** Asked of a closed shop's replayed history by the parent's check (activities/children.ts). */
+export const jobDataQuery = defineQuery<JobData>('bulkJobData');
+/** The report merged at the end holds fewer lines than the items the job settled (retried). */
+export const REPORT_INCOMPLETE = 'ReportIncomplete';
+/** The carry's schema: a carry of another schema (an older release's run continuing as new) is refused. */
+export const CARRY_VERSION = 4;
+
 type Activities = ReturnType<typeof createActivities>;
-const retry = { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 10 } as const;
+/**
+ * Activities retry briefly on their own (a blip of a few seconds never shows); longer trouble reaches the
+ * workflow, which pauses the job with the reason and tries again on a capped backoff, as long as it takes
+ * (`infra`, infra-trouble.ts). Non-retryable types are the only failures that fail a job.
+ */
+const retry = { initialInterval: '1s', maximumInterval: '10s', maximumAttempts: 4 } as const;
 /** Long, heartbeating reads of the whole feed: the snapshot, the lines left unread by a cancel. */
 const { snapshotFeed, reportUnread } = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
@@ -77,13 +105,14 @@ const { readFeedChunk, appendReport, finalizeReport } = proxyActivities<Activiti
 });
 /**
  * A window on the wire: heartbeats every second; a dead worker is noticed within 10 s. A cancel stops it
- * at once and waits for its answer: what was answered counts, what never left is not sent.
+ * at once and waits for its answer: what was answered counts, what never left is not sent. Attempts after
+ * the first send nothing (they only report): a few, then the window's items are in doubt.
  */
 const { sendBatch } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   heartbeatTimeout: '10 seconds',
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-  retry: { ...retry, nonRetryableErrorTypes: ['FeedUnreadable', 'UnknownCredential'] },
+  retry: { ...retry, maximumAttempts: 5, nonRetryableErrorTypes: ['FeedUnreadable', 'UnknownCredential'] },
 });
 const { verifyBySku } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
@@ -92,7 +121,7 @@ const { verifyBySku } = proxyActivities<Activities>({
 });
 const { acquireSlots } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '200ms', maximumInterval: '5s', maximumAttempts: 20 },
+  retry: { initialInterval: '200ms', maximumInterval: '5s', maximumAttempts: 8 },
 });
 
 /** A create whose outcome is in doubt, waiting for its next GET by SKU. */
@@ -108,6 +137,8 @@ export interface Unknown {
 
 /** Carried across continue-as-new. */
 export interface BulkCarry {
+  /** CARRY_VERSION. */
+  v: number;
   snapshot?: FeedSnapshot;
   offset: number;
   feedDone: boolean;
@@ -133,11 +164,16 @@ export interface BulkCarry {
   paused: boolean;
   pauseReason?: string;
   cancelled: boolean;
-  /** Report parts written so far (names them in order) and the retried attempts accepted. */
-  parts: number;
-  accepted: Record<string, number>;
-  /** Retryable failures in a row across windows with no final outcome in between. */
-  serverErrors: number;
+  /** The last report part's number (parts are numbered 1, 2, … across runs). */
+  seq: number;
+  /** Parts whose accepted attempt is not the first: seq → attempt. */
+  accepted: AcceptedAttempts;
+  /** Recent windows' answers and server errors among them (api-health.ts). */
+  answers: AnswerTallies;
+  /** Windows in a row of which nothing reached the API and a request could not leave. */
+  unreachable: number;
+  /** When the job's first run started (epoch ms): a listing created before is never this job's. */
+  startedAt: number;
   /** The shop's ring has granted this job slots before. */
   laneUsed?: boolean;
 }
@@ -145,15 +181,12 @@ export interface BulkCarry {
 /** An outcome the API itself caused (a 5xx, a reset), not a crash of ours or a cancel. */
 const answeredBadly = (code: string | undefined) =>
   code !== undefined && code !== ABORTED && code !== IN_DOUBT;
-/** Consecutive 5xx answers (no success between) after which the job pauses instead of burning its allowance. */
-const SERVER_ERROR_PAUSE = 50;
 /**
  * SKUs checked per verification round. Verification GETs are not paced by the lane: they live in the
  * general group's reserve (DEFAULT_ALLOWANCES keeps 5 % of it back), so a round stays small; the rest
  * waits for the next turn, and a 429 ends a round early without failing anything.
  */
 const VERIFY_PER_ROUND = 50;
-const pad = (n: number, width: number) => String(n).padStart(width, '0');
 
 export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry): Promise<BulkProgress> {
   const group = groupOf(input.operation);
@@ -171,7 +204,13 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
   // OAuth shops always go through the lane: it is where the app-wide share is applied.
   const shared = (input.shareShopAllowance ?? true) || (input.shop.auth === 'oauth' && !!input.appBudget);
   const slotSize = newRing(allowance, ringOptions).slotSize;
+  if (carry && carry.v !== CARRY_VERSION)
+    // A workflow task failure, not the job's: the run waits for a worker of the release that started it.
+    throw new Error(
+      `this job's state is of another release (carry schema ${carry.v ?? 3}, this worker reads ${CARRY_VERSION}): drain bulk jobs before upgrading, or run a worker of the job's release until it ends`,
+    );
   const s: BulkCarry = carry ?? {
+    v: CARRY_VERSION,
     offset: 0,
     feedDone: false,
     queue: [],
@@ -184,25 +223,46 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     runs: 0,
     paused: false,
     cancelled: false,
-    parts: 0,
+    seq: 0,
     accepted: {},
-    serverErrors: 0,
+    answers: [],
+    unreachable: 0,
+    // The first run's start: `startTime` is each run's own.
+    startedAt: workflowInfo().startTime.getTime(),
   };
   s.runs++;
   const metrics = jobMetrics(input.operation, s.counts);
   const jobId = input.jobId ?? workflowInfo().workflowId;
+  const { workflowId, firstExecutionRunId: firstRunId } = workflowInfo();
+  /** The job as the store knows it (stable across continue-as-new and reset); a shop's names its parent. */
+  const jobKey: Omit<JobRef, 'storeId'> = {
+    workflowId,
+    firstRunId,
+    jobId,
+    ...(input.parentJobId ? { parentJobId: input.parentJobId, shopId: input.shop.shopId } : {}),
+  };
+  const jobRef = (): JobRef => ({ ...jobKey, storeId: s.snapshot!.storeId });
+  /** The snapshot is the job's own, not its parent's (which the other shops still read). */
+  const ownSnapshot = () => !!s.snapshot && s.snapshot.job.workflowId === workflowId;
   let windows = 0;
   let acquires = 0;
   /** The window on the wire, if any: in doubt if the job is cancelled through Temporal meanwhile. */
   let sending: SlotBatch[] | undefined;
   /** The report part of the window on the wire (a retried attempt's part is the one kept). */
-  let batchPart: string | undefined;
+  let batchPart: number | undefined;
+
+  /** Infrastructure trouble: waited out with the job shown paused, the reason, and a capped backoff. */
+  const { infra, wait: waitOut, trouble, wake } = infraRetries();
+  /** A loop step's call no longer needed: the job was cancelled or has failed, or should continue as new first. */
+  const stepGivenUp = () => s.cancelled || ended !== undefined || workflowInfo().continueAsNewSuggested;
+  /** A listing found under an item's SKU is the job's own only if created since the job started. */
+  const createdSince = s.startedAt;
 
   const pending = () => s.counts.total - s.counts.done - s.counts.failed - s.counts.cancelled;
   const progress = (state: JobState): BulkProgress => ({
     jobId,
     state,
-    reason: s.pauseReason,
+    reason: s.pauseReason ?? trouble(),
     total: s.counts.total,
     done: s.counts.done,
     failed: s.counts.failed,
@@ -217,7 +277,8 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
   });
   // Set once the job has ended, so a query after completion (replayed to the end) answers it.
   let ended: JobState | undefined;
-  const current = () => progress(ended ?? (s.cancelled ? 'cancelling' : s.paused ? 'paused' : 'running'));
+  const current = () =>
+    progress(ended ?? (s.cancelled ? 'cancelling' : s.paused || trouble() ? 'paused' : 'running'));
   const pause = (reason = 'paused by request') => {
     s.paused = true;
     s.pauseReason = reason;
@@ -225,15 +286,25 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
   const resume = () => {
     s.paused = false;
     s.pauseReason = undefined;
-    s.serverErrors = 0;
+    s.answers = [];
+    s.unreachable = 0;
+    wake();
   };
   /** Stops the window on the wire (set while one is). */
   let stopSending: (() => void) | undefined;
   const cancel = () => {
     s.cancelled = true;
     stopSending?.();
+    wake(); // calls waiting out trouble are given up (loop steps) or tried again (the wrap-up's)
   };
   setHandler(progressQuery, current);
+  setHandler(jobDataQuery, () => ({
+    progress: current(),
+    job: s.snapshot ? jobRef() : undefined,
+    accepted: s.accepted,
+    upToSeq: s.seq,
+    ownSnapshot: ownSnapshot(),
+  }));
   setHandler(pauseSignal, (arg) => pause(arg?.reason));
   setHandler(resumeSignal, resume);
   setHandler(cancelSignal, cancel);
@@ -246,14 +317,15 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     return current();
   });
 
-  /** The next report part's location: parts sort in the order the workflow wrote them. */
-  const part = (kind: string) => ({
-    reportDir: input.reportDir,
-    jobId,
-    part: `${pad(s.runs, 4)}-${pad(++s.parts, 7)}-${kind}`,
-  });
-  // Report writes run beside the loop; a write that fails for good fails the job at the next
-  // checkpoint (never an unhandled rejection that would retry the workflow task forever).
+  /** The next report part: numbered in the order the workflow decides them (the later one wins a line). */
+  const part = (kind: string): PartRef => ({ job: jobRef(), seq: ++s.seq, kind });
+  /** A retried activity's part is the one that counts. */
+  const accept = (at: PartRef, attempt: number | undefined) => {
+    if (attempt !== undefined && attempt > 1) s.accepted[at.seq] = attempt;
+  };
+  // Report writes run beside the loop, waiting out infrastructure trouble; a write that fails for good
+  // (non-retryable) fails the job at the next checkpoint (never an unhandled rejection that would retry
+  // the workflow task forever).
   const writes: Promise<void>[] = [];
   let writeError: unknown;
   const report = (results: ItemResult[]) => {
@@ -261,7 +333,12 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     // Shielded: a job cancelled through Temporal still writes every line it decided.
     const at = part('wf');
     writes.push(
-      CancellationScope.nonCancellable(() => appendReport(at, results)).catch((e) => void (writeError ??= e)),
+      CancellationScope.nonCancellable(() =>
+        infra('writing the report', () => appendReport(at, results)),
+      ).then(
+        (r) => accept(at, r.attempt),
+        (e) => void (writeError ??= e),
+      ),
     );
   };
   const flush = async () => {
@@ -269,29 +346,50 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     if (writeError) throw writeError;
   };
 
-  /** The shop's ring: the lane (shared by the shop's jobs) or the job's own. */
-  const slots = async (req: Omit<AcquireRequest, 'updateId'>): Promise<AcquireResult> => {
+  /**
+   * The shop's ring: the lane (shared by the shop's jobs) or the job's own. Undefined when the lane did
+   * not answer and the job no longer waits for it (cancelled, or due to continue as new).
+   */
+  const slots = async (req: Omit<AcquireRequest, 'updateId'>): Promise<AcquireResult | undefined> => {
     if (s.ring) return acquire(s.ring, req, Date.now(), input.clockMarginMs);
     const info = workflowInfo();
-    return acquireSlots({
-      shop: input.shop,
-      group,
-      lane: { allowance, ring: ringOptions },
-      // Deterministic: a retried activity repeats the same update, which the lane answers once.
-      request: { ...req, usedBefore: s.laneUsed, updateId: `${info.workflowId}/${info.runId}/${++acquires}` },
-      appBudget: input.shop.auth === 'oauth' ? input.appBudget : undefined,
-    });
+    // Deterministic, and the same for every try: a repeated update is answered once by the lane.
+    const request = {
+      ...req,
+      usedBefore: s.laneUsed,
+      updateId: `${info.workflowId}/${info.runId}/${++acquires}`,
+    };
+    return infra(
+      "asking the shop's lane for slots",
+      () =>
+        acquireSlots({
+          shop: input.shop,
+          group,
+          lane: { allowance, ring: ringOptions },
+          request,
+          appBudget: input.shop.auth === 'oauth' ? input.appBudget : undefined,
+        }),
+      stepGivenUp,
+    );
   };
   /** Hands back the slots this job holds, so other jobs of the shop may use them. */
   const release = async () => {
     if (s.report.length === 0 && s.retryAfterMs === undefined) return;
-    await slots({ jobId, want: 0, report: s.report, retryAfterMs: s.retryAfterMs });
+    // Not answered: reported with the next request (a cancelled job's slots end with their lease).
+    if (!(await slots({ jobId, want: 0, report: s.report, retryAfterMs: s.retryAfterMs }))) return;
     s.report = [];
     s.retryAfterMs = undefined;
   };
 
   const readNext = async () => {
-    const chunk = await readFeedChunk(s.snapshot!, s.offset, chunkSize, input.operation, part('feed'));
+    const at = part('feed');
+    const chunk = await infra(
+      'reading the feed',
+      () => readFeedChunk(s.snapshot!, s.offset, chunkSize, input.operation, at),
+      stepGivenUp,
+    );
+    if (!chunk) return; // read again by a later turn (or the next run)
+    accept(at, chunk.attempt);
     s.offset = chunk.nextOffset;
     s.feedDone = chunk.done;
     s.counts.total = chunk.total;
@@ -320,9 +418,8 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     // 1 s, 2 s, 4 s … at the spec's windows (the base follows the window), never more than a minute.
     const notBefore = Date.now() + Math.min(60_000, minWait * 2 ** (tries - 1));
     // Sent again as a resend: the earlier send may have landed (a delete then finds nothing, a sale finds
-    // the listing sold — both done). The message is kept short: it is carried across continue-as-new.
-    const lastError = { ...error, message: error.message.slice(0, 200) };
-    s.later.push({ ...item, resend: true, tries, notBefore, lastError });
+    // the listing sold — both done). Its error is carried short (carry-bytes.ts).
+    s.later.push(backedOff(item, error, tries, notBefore));
     s.later.sort((a, b) => a.notBefore! - b.notBefore!);
   };
 
@@ -333,20 +430,32 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
   };
   const verifyRound = async (due: Unknown[]) => {
     const at = part('verify');
-    const res = await verifyBySku(
-      input.shop,
-      due.map((u) => ({ line: u.item.line, sku: u.item.sku! })),
-      at,
+    const res = await infra(
+      'verifying creates',
+      () =>
+        verifyBySku(
+          input.shop,
+          due.map((u) => ({ line: u.item.line, sku: u.item.sku! })),
+          at,
+          createdSince,
+        ),
+      stepGivenUp,
     );
-    if (res.attempt > 1) s.accepted[at.part] = res.attempt;
+    if (!res) return; // due again at the next turn (or in the next run)
+    accept(at, res.attempt);
     const found = new Set(res.found);
+    const taken = new Set(res.taken);
     const checked = new Set(res.checked);
     const now = Date.now();
+    // Creates found applied: the API does apply them (not a server-error answer, api-health.ts).
+    s.answers = countAnswers(s.answers, found.size, 0);
     for (const u of due) {
       if (found.has(u.item.line)) {
         s.counts.done++;
         s.counts.verified++;
-        s.serverErrors = 0;
+      } else if (taken.has(u.item.line)) {
+        // The SKU belonged to a listing older than the job: failed `sku_exists` (the activity's line).
+        s.counts.failed++;
       } else if (!checked.has(u.item.line)) {
         // Not asked (a 429, or the GET failed): the same round again, backing off; an item whose
         // lookups keep failing is given up like any other after its tries.
@@ -383,24 +492,31 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     }
   };
 
-  /** Counts final outcomes; queues retries, 429s and unknowns; pauses on a refused credential. */
+  /**
+   * Counts final outcomes; queues retries, 429s and unknowns. Pauses on a refused credential, on an API
+   * that answers (nearly) only server errors, and when nothing reaches it (api-health.ts).
+   */
   const settle = (result: BatchResult, batch: SlotBatch[]) => {
     const items = new Map(batch.flatMap((b) => b.items.map((i) => [i.line, i] as const)));
     const again: FeedItem[] = [];
     const now = Date.now();
     if (result.attempt > 1) s.accepted[batchPart!] = result.attempt;
     s.counts.done += result.ok.length;
-    if (result.ok.length) s.serverErrors = 0;
+    /** This window's answers from the API, and server errors among them. */
+    let answers = result.ok.length;
+    let serverErrors = 0;
+    /** The reason of the last request that could not leave (the host, our side), if any. */
+    let unsent: string | undefined;
     for (const o of result.outcomes) {
       const item = items.get(o.line)!;
       switch (o.status) {
         case 'ok':
           s.counts.done++;
-          s.serverErrors = 0;
+          answers++;
           break;
         case 'failed':
           s.counts.failed++;
-          s.serverErrors = 0;
+          answers++;
           break;
         case 'rate_limited':
           s.counts.rateLimited++;
@@ -408,24 +524,35 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
           break;
         case 'retry':
           if (o.sent) {
-            if (answeredBadly(o.code)) s.serverErrors++;
+            if (answeredBadly(o.code)) {
+              answers++;
+              serverErrors++;
+            }
             tryAgain(item, { code: o.code ?? 'server_error', message: o.reason, errorId: o.errorId });
-          } else again.push(item);
+          } else if (o.code) {
+            // Could not leave (the host cannot be reached; our side failed): a try of the item's own.
+            unsent = o.reason;
+            tryAgain(item, { code: o.code, message: o.reason });
+          } else again.push(item); // not sent: the deadline passed, or the job was cancelled
           break;
         case 'reauthorization_required':
+          answers++;
           again.push(item);
           pause(`reauthorization required: ${o.message}`);
           break;
         case 'unknown':
-          if (answeredBadly(o.code)) s.serverErrors++;
+          if (answeredBadly(o.code)) {
+            answers++;
+            serverErrors++;
+          }
           s.unknown.push({
             item: {
               ...item,
-              lastError: {
+              lastError: carriedError({
                 code: o.code ?? 'outcome_unknown',
-                message: (o.reason ?? 'no answer the create can be judged by').slice(0, 200),
+                message: o.reason ?? 'no answer the create can be judged by',
                 errorId: o.errorId,
-              },
+              }),
             },
             rounds: 0,
             dueAt: now + verifyDelays[0]!,
@@ -435,11 +562,38 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     }
     if (result.retryAfterMs !== undefined) s.retryAfterMs = result.retryAfterMs;
     s.queue.unshift(...again);
-    if (s.serverErrors >= SERVER_ERROR_PAUSE && !s.paused)
-      pause(
-        `the API answered ${s.serverErrors} requests in a row with server errors: paused (resume when it is healthy)`,
-      );
+    s.answers = countAnswers(s.answers, answers, serverErrors);
+    if (answers > 0) s.unreachable = 0;
+    else if (unsent !== undefined) s.unreachable++;
+    if (s.paused) return;
+    const unwell =
+      serverErrorPause(s.answers) ??
+      (unsent !== undefined ? unreachablePause(s.unreachable, unsent) : undefined);
+    if (unwell) pause(unwell);
   };
+
+  /**
+   * A window whose activity gave up, as a retried attempt would report it (batch.ts): every item in doubt
+   * (a create verified by SKU, anything else sent again), its slots used until the deadline.
+   */
+  const inDoubt = (batch: SlotBatch[], deadline: number): BatchResult => ({
+    ok: [],
+    outcomes: batch
+      .flatMap((b) => b.items)
+      .map((i) =>
+        input.operation === 'create'
+          ? { line: i.line, status: 'unknown' as const }
+          : {
+              line: i.line,
+              status: 'retry' as const,
+              reason: 'in doubt: its window gave up',
+              sent: true,
+              code: IN_DOUBT,
+            },
+      ),
+    slots: batch.map((b) => ({ slot: b.slot, lastAt: Math.max(Date.now(), deadline) })),
+    attempt: 1,
+  });
 
   /** Cancelled: nothing more is sent; every line not yet answered gets its line in the report. */
   const wrapUpCancelled = async () => {
@@ -463,15 +617,23 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
           input.shop,
           round.map((c) => ({ line: c.line, sku: c.sku! })),
           at,
-        ).catch(() => ({ found: [] as number[], checked: [] as number[], attempt: 1 }));
+          createdSince,
+        ).catch(() => ({
+          found: [] as number[],
+          taken: [] as number[],
+          checked: [] as number[],
+          attempt: 1,
+        }));
         // A retried round's part is the one that counts (as in verifyRound).
-        if (res.attempt > 1) s.accepted[at.part] = res.attempt;
+        accept(at, res.attempt);
         const found = new Set(res.found);
+        const taken = new Set(res.taken);
         const checked = new Set(res.checked);
         s.counts.done += found.size;
         s.counts.verified += found.size;
+        s.counts.failed += taken.size; // an older listing had the SKU: failed `sku_exists` (its line written)
         for (const item of round)
-          if (!found.has(item.line)) {
+          if (!found.has(item.line) && !taken.has(item.line)) {
             still.push(item);
             answered.set(item.line, checked.has(item.line));
           }
@@ -510,7 +672,12 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     s.later = [];
     // Lines never read: reported by one activity on the worker (bodies never enter history).
     if (!s.feedDone && s.snapshot) {
-      const rest = await reportUnread(s.snapshot, s.offset, input.operation, part('unread'));
+      const at = part('unread');
+      const snap = s.snapshot;
+      const rest = await infra('reporting the unread lines', () =>
+        reportUnread(snap, s.offset, input.operation, at),
+      );
+      accept(at, rest.attempt);
       s.counts.cancelled += rest.cancelled;
       s.counts.failed += rest.invalid;
       metrics.invalid(rest.invalid);
@@ -519,10 +686,56 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     }
   };
 
+  /**
+   * The report is complete: the store's merged report holds one line per settled item (`total − pending`,
+   * the counts this workflow settled), or a retryable ReportIncomplete naming both numbers. The job's own
+   * snapshot goes with the first merge: the report no longer needs it.
+   */
+  const assertReportComplete = async (state: 'finished' | 'cancelled') => {
+    const settled = s.counts.total - pending();
+    const { lines } = await finalizeReport(
+      jobRef(),
+      { accepted: s.accepted, upToSeq: s.seq, state },
+      ownSnapshot(),
+    );
+    if (lines !== settled)
+      throw ApplicationFailure.retryable(
+        `the job's report holds ${lines} lines but ${settled} items were settled: merging again (is every worker on the same job store?)`,
+        REPORT_INCOMPLETE,
+      );
+  };
+  /** Merges until the report is complete, the job shown paused with the reason meanwhile (infra-trouble.ts). */
+  const finalizeComplete = (state: 'finished' | 'cancelled') =>
+    infra('merging the report', () => assertReportComplete(state));
+
+  /**
+   * Trouble that reached the job's catch: the job shows paused with the reason and waits (a resume or
+   * cancel request ends the wait), then goes on in a new run with the same carry. Answers true when the
+   * job was cancelled through Temporal meanwhile (the caller cleans up).
+   */
+  const goOnAfter = async (error: unknown): Promise<boolean> => {
+    try {
+      if (sending) settle(inDoubt(sending, Date.now()), sending);
+      sending = undefined;
+      await waitOut(
+        `the job stopped on: ${failureMessage(error)} (going on by itself within ${INFRA_MAX_WAIT_MS / 60_000} min, or at once on resume)`,
+        INFRA_MAX_WAIT_MS,
+        () => s.cancelled,
+      );
+      await flush();
+      await condition(allHandlersFinished);
+    } catch (e) {
+      if (isCancellation(e)) return true;
+      throw e;
+    }
+    log.warn('going on after trouble, in a new run', { jobId, error: failureMessage(error) });
+    return await continueAsNew<typeof bulkListingWorkflow>(input, s);
+  };
+
   const finish = async (state: JobState) => {
     metrics.settled(s.counts);
     await flush();
-    await finalizeReport(input.reportDir, jobId, s.accepted, input.snapshot ? undefined : s.snapshot?.dir);
+    if (s.snapshot) await finalizeComplete(state === 'cancelled' ? 'cancelled' : 'finished');
     ended = state;
     const final = progress(state);
     await tellParent(input, final);
@@ -530,8 +743,7 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
   };
 
   try {
-    const snapshot = (s.snapshot ??=
-      input.snapshot ?? (await snapshotFeed(input.feed, input.reportDir, jobId)));
+    const snapshot = (s.snapshot ??= input.snapshot ?? (await snapshotFeed(input.feed, jobKey)));
     s.counts.total = snapshot.total;
     for (;;) {
       metrics.settled(s.counts);
@@ -540,11 +752,14 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
       if (windows >= windowsPerRun || workflowInfo().continueAsNewSuggested) {
         await flush();
         await condition(allHandlersFinished);
-        if (!s.cancelled) {
+        if (s.cancelled) break;
+        // Bounded in bytes (carry-bytes.ts: reading stops well before); should it not fit, this run goes
+        // on draining its backlog rather than be terminated by an oversized ContinueAsNew.
+        if (fitsOnePayload(s)) {
           log.info('continuing as new', { jobId, runs: s.runs, windows });
           return await continueAsNew<typeof bulkListingWorkflow>(input, s);
         }
-        break;
+        log.warn('the carry is too large to continue as new: draining first', { jobId, bytes: jsonBytes(s) });
       }
       if (s.paused) {
         await release();
@@ -555,9 +770,10 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
       while (s.later.length && s.later[0]!.notBefore! <= now) s.queue.push(s.later.shift()!);
       if (s.queue.length === 0 && s.later.length === 0 && s.unknown.length === 0 && s.feedDone) break;
       const due = s.unknown.filter((u) => u.dueAt <= now);
-      // Items in doubt or backing off hold the reading back: what a job carries stays about a window's worth.
+      // Items in doubt or backing off hold the reading back: what a job carries stays about a window's
+      // worth, and light enough in bytes to continue as new (carry-bytes.ts).
       const backlog = s.unknown.length + s.later.length;
-      const needItems = !s.feedDone && s.queue.length + backlog < Math.max(s.rate, 1);
+      const needItems = !s.feedDone && s.queue.length + backlog < Math.max(s.rate, 1) && mayRead(s);
       if (s.queue.length === 0) {
         if (needItems || due.length) {
           windows++;
@@ -585,6 +801,7 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
         needItems ? readNext() : undefined,
         due.length ? verify(due) : undefined,
       ]);
+      if (!grant) continue; // the lane did not answer and the job is cancelled or due to continue as new
       windows++;
       s.report = [];
       s.retryAfterMs = undefined;
@@ -612,29 +829,40 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
       // a shorter wait is left to the activity, which waits for each slot's notBefore anyway.
       if (wait >= minTimer) {
         metrics.waiting(wait);
-        await condition(() => s.cancelled, wait);
+        await condition(() => s.cancelled || s.paused, wait);
       }
-      if (s.cancelled) {
-        // Cancelled during the pacing wait: nothing of this window leaves.
+      if (s.cancelled || s.paused) {
+        // Cancelled or paused during the pacing wait: nothing of this window leaves; its slots go back.
         s.report.push(...batch.map((b) => ({ slot: b.slot, lastAt: null })));
         s.queue.unshift(...batch.flatMap((b) => b.items));
-        break;
+        if (s.cancelled) break;
+        continue;
       }
       sending = batch;
       const at = part('send');
-      batchPart = at.part;
+      batchPart = at.seq;
       const wire = new CancellationScope();
       stopSending = () => wire.cancel();
       let result: BatchResult;
       try {
         result = await wire.run(() =>
-          sendBatch(input.shop, input.operation, snapshot, { deadline: grant.deadline, slots: batch }, at),
+          sendBatch(
+            input.shop,
+            input.operation,
+            snapshot,
+            { deadline: grant.deadline, slots: batch, createdSince },
+            at,
+          ),
         );
       } catch (error) {
         // Cancelled while the window was not running (queued, between attempts, its worker gone): its
-        // items stay in doubt (`sending`) for the wrap-up; anything else is the job's failure.
+        // items stay in doubt (`sending`) for the wrap-up. A non-retryable failure is the job's.
         if (s.cancelled) break;
-        throw error;
+        if (!isInfraTrouble(error)) throw error;
+        // Out of attempts (its workers gone, the job store unavailable…): never sent again blind — every
+        // item is in doubt, as a retried attempt reports them. Trouble that lasts shows in the next calls.
+        log.warn('a window gave up: its items are in doubt', { jobId, error: failureMessage(error) });
+        result = inDoubt(batch, grant.deadline);
       } finally {
         stopSending = undefined;
       }
@@ -647,7 +875,10 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     return await finish(s.cancelled ? 'cancelled' : 'finished');
   } catch (error) {
     if (error instanceof ContinueAsNew) throw error;
-    if (isCancellation(error) && CancellationScope.current().consideredCancelled) {
+    // Infrastructure trouble that got this far (a call `infra` does not wrap): never the job's failure.
+    const cancelledWhileWaiting =
+      !s.cancelled && ended === undefined && isInfraTrouble(error) && (await goOnAfter(error));
+    if ((isCancellation(error) || cancelledWhileWaiting) && CancellationScope.current().consideredCancelled) {
       // Cancelled through Temporal (the UI's button, `temporal workflow cancel`): the same clean-up
       // as a cancel request, shielded from the cancellation itself; the parent is told.
       await CancellationScope.nonCancellable(async () => {
@@ -658,8 +889,8 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
       });
       throw error;
     }
-    // A job that cannot go on (unreadable feed, unknown credential, an activity out of retries) fails
-    // visibly, with the reason; its parent (many-shop job) hears of it.
+    // A job that cannot go on (an unreadable feed, an unknown credential: non-retryable) fails visibly,
+    // with the reason; its parent (many-shop job) hears of it.
     const cause = error instanceof ActivityFailure && error.cause ? error.cause : error;
     s.pauseReason = cause instanceof Error ? cause.message : String(cause);
     ended = 'failed';
@@ -688,7 +919,13 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
       })),
     ]);
     await Promise.all(writes.splice(0));
-    await finalizeReport(input.reportDir, jobId, s.accepted, undefined).catch(() => undefined);
+    // Its report ends where the job did; its own snapshot is dropped (N10: never left behind).
+    if (s.snapshot)
+      await finalizeReport(
+        jobRef(),
+        { accepted: s.accepted, upToSeq: s.seq, state: 'failed' },
+        ownSnapshot(),
+      ).catch(() => undefined);
     await tellParent(input, progress('failed'));
     throw ApplicationFailure.nonRetryable(
       s.pauseReason,

@@ -9,3 +9,5 @@ export * from './shop-directory.ts';
 export * from './delist-on-sale.ts';
 export * from './reconcile-sales.ts';
 export * from './offers-to-likers.ts';
+export * from './job-retention.ts';
+export * from './job-report.ts';

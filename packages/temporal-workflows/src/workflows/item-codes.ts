@@ -9,3 +9,9 @@ export const ABORTED = 'aborted';
 
 /** An item a crashed (or timed-out) attempt may have sent: never re-sent in the same slot. */
 export const IN_DOUBT = 'in_doubt';
+
+/** Not sent: the API's host could not be reached (connection refused, unknown host, connect timeout). */
+export const UNREACHABLE = 'unreachable';
+
+/** Not sent: our side failed before the request left (the token store, the client), not the API. */
+export const NOT_SENT = 'not_sent';

@@ -210,6 +210,8 @@ export async function multiShopJobWorkflow(
     const args: BulkJobInput = {
       ...options,
       jobId: shopJobId(input.jobId, shop.shopId),
+      // The shop's report is found under the job's id (stores/job-store.ts `findJobs`).
+      parentJobId: input.jobId,
       shop: { shopId: shop.shopId, credentialRef: shop.credentialRef, auth: shop.auth },
       feed: shop.feed ?? feed!,
     };
@@ -308,7 +310,6 @@ export async function multiShopJobWorkflow(
             shopId,
             workflowId: shopWorkflowId(input.jobId, shopId),
             jobId: shopJobId(input.jobId, shopId),
-            reportDir: input.reportDir,
           })),
         );
         // A report that came meanwhile (shopDone) is the child's own: it wins.

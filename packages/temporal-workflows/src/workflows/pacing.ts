@@ -50,8 +50,6 @@ export interface Ring {
   capPerWindow?: number;
   /** Order of that cap: the end of the lease it came from (a lane applies only newer ones). */
   capSeq?: number;
-  /** Lanes before 0.2 kept the cap in slots (still read from carried rings). */
-  cap?: number;
   /** The app-wide share as last leased (lanes from 0.3, which pace over the budget window with it). */
   share?: Lease;
   /** Budget pacing's one slot (see the header): when its last answer came, who holds it, since when. */
@@ -281,7 +279,7 @@ export function acquire(
 
   // A cap in requests: as many slots as it needs, each no bigger than its even part of the cap. A share
   // below one slot is one smaller slot; a share below one request is nothing.
-  const cap = ring.capPerWindow ?? (ring.cap === undefined ? undefined : ring.cap * ring.slotSize);
+  const cap = ring.capPerWindow;
   const capped = cap === undefined ? ring.slots : Math.ceil(Math.max(0, Math.floor(cap)) / ring.slotSize);
   const usable = Math.min(ring.active, capped);
   const size =
@@ -399,12 +397,11 @@ function resize(ring: Ring, allowance: Allowance, now: number) {
   fresh.lastAt.fill(last);
   fresh.blockedUntil = ring.blockedUntil;
   fresh.jobs = ring.jobs;
-  // A cap in requests does not depend on the slot size; a pre-0.2 cap in slots is converted as it was.
+  // A cap in requests does not depend on the slot size.
   if (ring.capPerWindow !== undefined) fresh.capPerWindow = ring.capPerWindow;
-  else if (ring.cap !== undefined) fresh.cap = Math.floor((ring.cap * ring.slotSize) / fresh.slotSize);
   if (ring.capSeq !== undefined) fresh.capSeq = ring.capSeq;
   if (ring.share) fresh.share = ring.share;
   if (ring.wide) fresh.wide = ring.wide;
-  for (const key of ['cap', 'capPerWindow', 'capSeq', 'share', 'wide'] as const) delete ring[key];
+  for (const key of ['capPerWindow', 'capSeq', 'share', 'wide'] as const) delete ring[key];
   Object.assign(ring, fresh);
 }

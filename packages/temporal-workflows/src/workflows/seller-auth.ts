@@ -8,7 +8,7 @@ import {
   ActivityFailure,
   allHandlersFinished,
   continueAsNew,
-  patched,
+  deprecatePatch,
   workflowInfo,
   ApplicationFailure,
   condition,
@@ -51,7 +51,10 @@ export const reconnectUpdate = defineUpdate<SellerAuthState>(SELLER_AUTH_MESSAGE
 export const REFRESH_ACTIVITY = { startToCloseMs: 60_000, heartbeatMs: 10_000 } as const;
 /** Proactive refreshes are at least this far apart: tokens that live seconds cause no refresh storm. */
 export const MIN_PROACTIVE_MS = 30_000;
-/** Patch ids: a running entity replays its history with the code that wrote it (replay.test.ts). */
+/**
+ * Patch ids of 0.2, deprecated in 0.4 (every supported run has them; README, "Changing workflow code"):
+ * the calls stay where their markers were recorded until a release removes them.
+ */
 const HALF_LIFE_PATCH = 'refresh-ahead-half-life';
 const REAUTH_CONTINUE_PATCH = 'reauth-continue-as-new';
 
@@ -151,7 +154,7 @@ export async function sellerAuthWorkflow(
 
   /** Time until the next proactive refresh. */
   const dueIn = (): number => {
-    if (!patched(HALF_LIFE_PATCH)) return s.expiresAt - ahead - Date.now();
+    deprecatePatch(HALF_LIFE_PATCH);
     // Tokens that live less than `ahead`: refresh at half their life, and never back to back.
     const due = Math.ceil(s.expiresAt - Math.min(ahead, Math.max(0, lifetime) / 2) - Date.now());
     return proactiveAt === undefined ? due : Math.max(due, proactiveAt + MIN_PROACTIVE_MS - Date.now());
@@ -183,9 +186,9 @@ export async function sellerAuthWorkflow(
     // Reauthorization required: stay visible (query; every update answers the state) and refresh
     // nothing until the seller reconnects (reconnect update) — or give up after 30 days. Updates that
     // keep coming meanwhile count towards continue-as-new too.
-    const bounded = patched(REAUTH_CONTINUE_PATCH);
+    deprecatePatch(REAUTH_CONTINUE_PATCH);
     const active = () => s.state === 'active'; // read after the wait (not narrowed by the loop above)
-    if (!(await condition(() => active() || (bounded && handled >= 500), '30 days'))) return { ...s };
+    if (!(await condition(() => active() || handled >= 500, '30 days'))) return { ...s };
     if (!active()) {
       await condition(allHandlersFinished);
       return await continueAsNew<typeof sellerAuthWorkflow>(input, {

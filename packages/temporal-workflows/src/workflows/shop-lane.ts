@@ -14,6 +14,7 @@ import {
   continueAsNew,
   defineQuery,
   defineUpdate,
+  deprecatePatch,
   patched,
   setHandler,
   workflowInfo,
@@ -51,31 +52,21 @@ export { laneWorkflowId };
 
 export async function shopLaneWorkflow(input: LaneInput, carry?: Ring): Promise<void> {
   const ring = carry ?? newRing(input.allowance, input.ring);
-  // Runs recorded before 0.2 replay with what they handed out then: no clock margin, a cap in slots.
-  const v2 = patched('lane-cap-in-requests');
-  const marginMs = input.ring?.marginMs ?? (v2 ? DEFAULT_MARGIN_MS : 0);
-  if (v2 && ring.cap !== undefined) {
-    ring.capPerWindow ??= ring.cap * ring.slotSize;
-    delete ring.cap;
-  }
+  // 0.2's clock margin and cap in requests: deprecated in 0.4, as every lane a 0.3 worker asks was started
+  // with them (README, "Changing workflow code"). The call stays where the marker was recorded.
+  deprecatePatch('lane-cap-in-requests');
+  const marginMs = input.ring?.marginMs ?? DEFAULT_MARGIN_MS;
   // Runs recorded before 0.3 replay without budget pacing (their acquires never carried a share).
   const v3 = patched('lane-budget-pacing');
   let handled = 0;
   setHandler(ringQuery, () => ring);
   setHandler(acquireUpdate, (req) => {
     handled++;
-    if (req.share && v2) applyShare(ring, req.share, v3);
+    if (req.share) applyShare(ring, req.share, v3);
     return acquire(ring, req, Date.now(), marginMs);
   });
   setHandler(capUpdate, ({ requestsPerWindow, seq }) => {
     handled++;
-    if (!v2) {
-      ring.cap =
-        requestsPerWindow === undefined
-          ? undefined
-          : Math.max(0, Math.floor(requestsPerWindow / ring.slotSize));
-      return;
-    }
     if (seq !== undefined && ring.capSeq !== undefined && seq <= ring.capSeq) return; // an older lease
     if (requestsPerWindow === undefined) delete ring.capPerWindow;
     else ring.capPerWindow = Math.max(0, Math.floor(requestsPerWindow));
