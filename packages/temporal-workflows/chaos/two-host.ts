@@ -19,6 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
+import proto from '@temporalio/proto';
 import type { RunningSimulator } from '@selling-kit/simulator';
 import { bulkWorkflowId, cancelJob, readReport, startBulkJob } from '../src/client.ts';
 import { AesGcmCodec, loadCodecKey } from '../src/codec.ts';
@@ -47,7 +48,10 @@ export interface TwoHostOptions {
   readAfterCreateMs: number;
   /** The simulator's time scale (the jobs' allowance, the spec's 200 per 10 s, is divided by it). */
   scale: number;
-  /** The kill comes when this share of the items is listed. */
+  /**
+   * The kill comes when this share of the items is listed (0.4: inside the second window of 200, so the
+   * worker killed is in the middle of sending).
+   */
   killAt: number;
   /** The killed worker stays down this long (real ms) before it starts on a fresh disk. */
   killDownMs: number;
@@ -68,7 +72,7 @@ export const DEFAULT_TWO_HOST: TwoHostOptions = {
   timeoutAfterCommit: 0.05,
   readAfterCreateMs: 2000,
   scale: 1,
-  killAt: 1 / 3,
+  killAt: 0.4,
   killDownMs: 10_000,
   local: true,
   pauseTimeoutMs: 3 * 60_000,
@@ -408,6 +412,7 @@ export async function runTwoHost(over: Partial<TwoHostOptions> = {}): Promise<Tw
       );
       const pausedAt = paused ? Date.now() : undefined;
       const pausedAfter = paused ? (pausedAt! - jobStart) / 1000 : undefined;
+      if (paused) note(`job paused after ${pausedAfter!.toFixed(1)} s: ${paused.reason}`);
       let ackAt: number | undefined;
       if (holder) {
         await holder.start();
@@ -415,7 +420,6 @@ export async function runTwoHost(over: Partial<TwoHostOptions> = {}): Promise<Tw
         note(`${holder.name} started again on ${holder.host!.name} (the same disk)`);
       }
       if (paused) {
-        note(`job paused after ${pausedAfter!.toFixed(1)} s: ${paused.reason}`);
         for (let attempt = 1; ackAt === undefined; attempt++) {
           try {
             const p = await cancelJob(client, input.jobId);
@@ -525,17 +529,24 @@ async function holderOf(
   return undefined;
 }
 
-/** The host (a worker's Temporal identity is `pid@host`) running the job's sendBatch now, if any. */
+const STARTED = proto.temporal.api.enums.v1.PendingActivityState.PENDING_ACTIVITY_STATE_STARTED;
+
+/**
+ * The host (a worker's Temporal identity is `pid@host`) running one of the job's sendBatch activities,
+ * waited for up to 10 s (a window between two others); undefined if none came.
+ */
 async function busyHost(client: Client, jobId: string): Promise<string | undefined> {
-  for (let i = 0; i < 50; i++) {
+  for (let i = 0; i < 200; i++) {
     const d = await client.workflow
       .getHandle(bulkWorkflowId(jobId))
       .describe()
       .catch(() => undefined);
-    const batch = d?.raw.pendingActivities?.find((a) => a.activityType?.name === 'sendBatch');
+    const batch = d?.raw.pendingActivities?.find(
+      (a) => a.activityType?.name === 'sendBatch' && a.state === STARTED,
+    );
     const identity = batch?.lastWorkerIdentity;
     if (identity) return identity.slice(identity.indexOf('@') + 1);
-    await sleep(100);
+    await sleep(50);
   }
   return undefined;
 }

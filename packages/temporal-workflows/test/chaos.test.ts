@@ -20,6 +20,8 @@ import {
   seenBy,
 } from '../chaos/private-disk.ts';
 import { runChaos } from '../chaos/scenario.ts';
+import { formatTwoHost } from '../chaos/printout.ts';
+import { runTwoHost } from '../chaos/two-host.ts';
 
 test('the audit counts lost, misreported and duplicate items', () => {
   const feed = [1, 2, 3, 4, 5, 6].map((i) => ({ line: i, sku: `S-${i}` }));
@@ -127,3 +129,30 @@ test('chaos, small: nothing lost, duplicated or misreported; poison failed; canc
   expect(result.poison?.status).toBe('failed');
   expect(result.cancel?.shop.state).toBe('cancelled');
 }, 300_000);
+
+// Issue 21 §1, small (chaos/two-host.ts): the native topology (PostgreSQL, the Temporal server on it), two
+// workers each on a host of its own. The job store in PostgreSQL: 150 creates under 504-after-commit
+// faults, the worker running a window SIGKILLed with its host → one report line per item, matching the
+// listings, also as read through Temporal. Each worker on a local store: the job pauses with the
+// not-shared reason once the worker holding its data stops, then is cancelled cleanly.
+(isolationUnavailable() ? test.skip : test)(
+  'two hosts, small: PostgreSQL store complete after a kill; local stores pause as not shared',
+  async () => {
+    const lines: string[] = [];
+    const result = await runTwoHost({ items: 150, log: (line) => lines.push(line) });
+    console.log(
+      `${formatTwoHost(result)}${result.failures.length ? `\n\nprogress:\n${lines.join('\n')}` : ''}`,
+    );
+    expect(result.failures).toEqual([]);
+    rmSync(result.dir, { recursive: true, force: true }); // kept for inspection when the test fails
+    const [pg, local] = result.phases;
+    expect(pg).toMatchObject({ state: 'finished', reportLines: 150, distinctLines: 150, listings: 150 });
+    expect(pg!.viaTemporal).toEqual({ lines: 150, differing: 0 });
+    expect(result.events.some((e) => e.what.startsWith('SIGKILL'))).toBe(true);
+    expect(local).toMatchObject({ state: 'cancelled', reportLines: 150, heldBy: [expect.any(String)] });
+    expect(local!.pauses.some((p) => p.reason?.includes('job storage is not shared between workers'))).toBe(
+      true,
+    );
+  },
+  300_000,
+);

@@ -162,6 +162,32 @@ describe('offers to likers', () => {
     expect(faults.byType.error_500_after_commit).toBe(1);
   });
 
+  it('a 429 on one offer: nothing was sent, so it goes again later — one offer per liker, the retry counted', async () => {
+    const productId = await list('OF-429-1');
+    const product = env.sim.world.sellers.get(shop.sellerId)!.products.get(productId)!;
+    const likers = [851, 852];
+    for (const l of likers) product.likes.add(l);
+    await addFault(env, {
+      type: 'rate_limit_storm',
+      operationId: 'offers.submitByProductId',
+      count: 1,
+      retryAfterMs: 2000,
+    });
+    const settings = { delayMs: 0, percentOff: 10 };
+    for (const likerId of likers)
+      await recordLike(env.client, { shop, productId, likerId, settings }, env.taskQueue);
+    await waitFor('both offers', () => offersOf(productId).length >= likers.length);
+    await sleep(500);
+    expect(
+      offersOf(productId)
+        .map((o) => o.recipientId)
+        .sort(),
+    ).toEqual(likers);
+    const state = await handle(productId).query(likerOffersStateQuery);
+    expect(state.counts).toMatchObject({ sent: 2, failed: 0, retried: 1 });
+    expect(state.tries).toBeUndefined();
+  });
+
   it('a 401 (access revoked) on one liker: the workflow goes on, keeps its memory and offers the others', async () => {
     const productId = await list('OF-401-1');
     const product = env.sim.world.sellers.get(shop.sellerId)!.products.get(productId)!;

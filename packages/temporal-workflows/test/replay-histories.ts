@@ -14,7 +14,7 @@ import { dropSpans } from '../src/tracing.ts';
 
 export const HISTORIES_DIR = fileURLToPath(new URL('./histories/', import.meta.url));
 /** The release whose histories UPDATE_HISTORIES=1 adds. */
-export const RELEASE = '0.3';
+export const RELEASE = '0.4';
 
 export interface NamedHistory {
   name: string;

@@ -61,7 +61,7 @@ export const CREATED_CLOCK_MARGIN_MS = 5_000;
  * Whether a listing found under an item's SKU after a create in doubt can be that create: it was created
  * after the job started (`createdSince`, less CREATED_CLOCK_MARGIN_MS). One created before is another
  * listing that already had the SKU — the create could not have been applied (SKUs are unique per
- * seller). SPEC GAP: the spec lists no product fields' types and does not show a creation date on a
+ * seller). SPEC GAP (README Spec gaps #21): the spec lists no product fields' types and does not show a creation date on a
  * product; it does filter and sort the products list by "created date", and the service (like the
  * simulator) answers `created_at` on a product. An answer without a date is taken as the job's own
  * listing: nothing tells otherwise.
