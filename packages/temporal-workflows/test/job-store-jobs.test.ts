@@ -146,6 +146,37 @@ describe('outcomes in a store every worker shares (N1)', () => {
     }
   }, 180_000);
 
+  it('two hosts that both run everything, one on another store: the job shows the reason at once, never a retry that happens to land on the right host', async () => {
+    // The chaos run's finding: activities retried by Temporal often land on the host holding the data,
+    // so a misconfigured deployment could run for ever without showing why it is slow.
+    const queue = `${env.taskQueue}-n1-both`;
+    const stopA = await hostWorker(env, queue, env.store, () => true, true);
+    const shop = env.shop('n1-both');
+    const input = job(env, shop, csvFeed(env, 'N1-BOTH', 40), { allowance: { limit: 4, windowMs: 500 } });
+    const handle = await startBulkJob(env.client, input, queue);
+    await waitFor('the snapshot', async () => (await getProgress(env.client, input.jobId)).total === 40);
+    const stopB = await hostWorker(env, queue, privateStore(), () => true, true);
+    try {
+      const seen = await waitFor(
+        'the reason shown on the job',
+        async () => {
+          const p = await getProgress(env.client, input.jobId);
+          return (p.reason?.includes(NOT_SHARED) || p.state === 'finished') && p;
+        },
+        90_000,
+      );
+      expect(seen.reason).toContain(NOT_SHARED);
+    } finally {
+      await stopB();
+    }
+    const result = (await handle.result()) as BulkProgress;
+    expect(result).toMatchObject({ state: 'finished', done: 40, failed: 0 });
+    expect(await reportOf(env, input.jobId)).toHaveLength(40);
+    // Nothing in doubt was re-created: one listing per line.
+    expect(products(env, shop.sellerId, 'N1-BOTH')).toHaveLength(40);
+    await stopA();
+  }, 180_000);
+
   it('two hosts on one shared store: the verified lines are in the report (5 of 5)', async () => {
     const storeB = sharedStore();
     const hosts = await twoHosts('n1-shared', storeB);

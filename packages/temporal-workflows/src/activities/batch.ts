@@ -6,6 +6,7 @@
 // idempotent and goes back to the queue for fresh slots. The slot of a dead attempt is never used twice.
 import { setTimeout as delay } from 'node:timers/promises';
 import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import { RateLimitedError } from '@selling-kit/api-client';
 import type {
   BatchResult,
@@ -80,9 +81,16 @@ export function createBatchActivities({ clients, deps }: ActivityContext) {
       at: PartRef,
     ): Promise<BatchResult> {
       // First, before anything is sent: the job's data is in this worker's store.
-      const store = await snapshotStore(deps.jobStore, snapshot, at.job);
       const ctx = Context.current();
       const attempt = ctx.info.attempt;
+      const store = await snapshotStore(deps.jobStore, snapshot, at.job).catch((error: unknown) => {
+        // The workflow takes a refused first attempt's items as never sent (JobStoreNotShared is not
+        // retried); a later attempt's earlier attempt may have sent them, so it fails as a plain retryable
+        // error and the window ends in doubt like any window out of attempts.
+        if (attempt > 1 && error instanceof ApplicationFailure)
+          throw ApplicationFailure.retryable(error.message, `${error.type}AfterAttempt`);
+        throw error;
+      });
       const earlier = ctx.info.heartbeatDetails as BatchProgress | undefined;
       const progress: BatchProgress = earlier ?? { outcomes: {}, lastAt: {} };
       const signal = ctx.cancellationSignal;

@@ -52,8 +52,20 @@ import { ABORTED, IN_DOUBT } from './item-codes.ts';
 import { jobMetrics } from './job-metrics.ts';
 import { countAnswers, serverErrorPause, unreachablePause, type AnswerTallies } from './api-health.ts';
 import { backedOff, carriedError, fitsOnePayload, jsonBytes, mayRead } from './carry-bytes.ts';
-import { infraRetries, isInfraTrouble, failureMessage, INFRA_MAX_WAIT_MS } from './infra-trouble.ts';
-import type { AcceptedAttempts, JobRef, PartRef } from '../stores/job-store.ts';
+import {
+  infraRetries,
+  isInfraTrouble,
+  failureMessage,
+  notShared,
+  INFRA_FIRST_WAIT_MS,
+  INFRA_MAX_WAIT_MS,
+} from './infra-trouble.ts';
+import {
+  JOB_STORE_NOT_SHARED,
+  type AcceptedAttempts,
+  type JobRef,
+  type PartRef,
+} from '../stores/job-store.ts';
 
 export const progressQuery = defineQuery<BulkProgress>(JOB_MESSAGES.progressQuery);
 export const pauseSignal = defineSignal<[{ reason?: string }]>(JOB_MESSAGES.pauseSignal);
@@ -96,12 +108,12 @@ const retry = { initialInterval: '1s', maximumInterval: '10s', maximumAttempts: 
 const { snapshotFeed, reportUnread } = proxyActivities<Activities>({
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '30 seconds',
-  retry: { ...retry, nonRetryableErrorTypes: ['FeedUnreadable'] },
+  retry: { ...retry, nonRetryableErrorTypes: ['FeedUnreadable', JOB_STORE_NOT_SHARED] },
 });
 /** Short file work: never heartbeats, so no heartbeat timeout. */
 const { readFeedChunk, appendReport, finalizeReport } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
-  retry: { ...retry, nonRetryableErrorTypes: ['FeedUnreadable'] },
+  retry: { ...retry, nonRetryableErrorTypes: ['FeedUnreadable', JOB_STORE_NOT_SHARED] },
 });
 /**
  * A window on the wire: heartbeats every second; a dead worker is noticed within 10 s. A cancel stops it
@@ -112,12 +124,16 @@ const { sendBatch } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   heartbeatTimeout: '10 seconds',
   cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
-  retry: { ...retry, maximumAttempts: 5, nonRetryableErrorTypes: ['FeedUnreadable', 'UnknownCredential'] },
+  retry: {
+    ...retry,
+    maximumAttempts: 5,
+    nonRetryableErrorTypes: ['FeedUnreadable', 'UnknownCredential', JOB_STORE_NOT_SHARED],
+  },
 });
 const { verifyBySku } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   heartbeatTimeout: '30 seconds',
-  retry: { ...retry, nonRetryableErrorTypes: ['UnknownCredential'] },
+  retry: { ...retry, nonRetryableErrorTypes: ['UnknownCredential', JOB_STORE_NOT_SHARED] },
 });
 const { acquireSlots } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
@@ -859,6 +875,15 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
         // items stay in doubt (`sending`) for the wrap-up. A non-retryable failure is the job's.
         if (s.cancelled) break;
         if (!isInfraTrouble(error)) throw error;
+        if (notShared(error)) {
+          // Refused before anything left (the worker's store is another): nothing is in doubt. The items go
+          // back, the slots are handed back unused, and the job shows the reason while it waits.
+          sending = undefined;
+          s.queue.unshift(...batch.flatMap((b) => b.items));
+          s.report.push(...batch.map((b) => ({ slot: b.slot, lastAt: null })));
+          await waitOut(`sending a window failed: ${failureMessage(error)}`, INFRA_FIRST_WAIT_MS);
+          continue;
+        }
         // Out of attempts (its workers gone, the job store unavailable…): never sent again blind — every
         // item is in doubt, as a retried attempt reports them. Trouble that lasts shows in the next calls.
         log.warn('a window gave up: its items are in doubt', { jobId, error: failureMessage(error) });

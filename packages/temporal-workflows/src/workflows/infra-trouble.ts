@@ -4,6 +4,7 @@
 // fails the job: a failed job cannot be run again under its id. Failures that say the job cannot go on
 // (non-retryable: FeedUnreadable, UnknownCredential, …) stay the caller's. Workflow code.
 import { ActivityFailure, ApplicationFailure, condition, isCancellation } from '@temporalio/workflow';
+import { JOB_STORE_NOT_SHARED } from '../stores/job-store.ts';
 
 /** The first wait after a failed call; doubled after each further failure, up to INFRA_MAX_WAIT_MS. */
 export const INFRA_FIRST_WAIT_MS = 5_000;
@@ -15,10 +16,14 @@ const REASON_CHARS = 500;
 /**
  * Whether a failure is trouble of our own infrastructure, worth waiting out: an activity out of its
  * retries for any reason but a non-retryable failure, or a retryable failure the workflow raised itself
- * (ReportIncomplete). A cancellation never is.
+ * (ReportIncomplete). A cancellation never is. JobStoreNotShared is infrastructure trouble although the
+ * activities do not retry it themselves (bulk-listing.ts): a worker on another store is a deployment
+ * mistake that must show on the job at once, not hide behind retries that happen to land on the worker
+ * holding the data.
  */
 export function isInfraTrouble(error: unknown): boolean {
   if (isCancellation(error)) return false;
+  if (notShared(error)) return true;
   if (error instanceof ActivityFailure)
     return (
       error.retryState !== 'NON_RETRYABLE_FAILURE' &&
@@ -26,6 +31,12 @@ export function isInfraTrouble(error: unknown): boolean {
     );
   return error instanceof ApplicationFailure && !error.nonRetryable;
 }
+
+/** An activity refused the job's data: this worker opened another job store (activities/job-data.ts). */
+export const notShared = (error: unknown): boolean =>
+  error instanceof ActivityFailure &&
+  error.cause instanceof ApplicationFailure &&
+  error.cause.type === JOB_STORE_NOT_SHARED;
 
 /** What a failure says (an activity's: its cause's), for a person. */
 export function failureMessage(error: unknown): string {
