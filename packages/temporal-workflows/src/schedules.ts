@@ -55,21 +55,22 @@ function spec(timing: ScheduleTiming) {
 
 /**
  * A schedule of this project's policies that starts `action`'s workflow every `timing`; its memo names
- * its `kind`.
+ * its `kind` (a memo is sealed by the codec like every payload: a schedule that clients with other keys
+ * list too — the job retention, one per task queue — gets none).
  */
 export function createWorkflowSchedule<W extends Workflow>(
   client: Client,
   scheduleId: string,
   timing: ScheduleTiming,
   action: Omit<ScheduleOptionsStartWorkflowAction<W>, 'type'>,
-  kind: string,
+  kind: string | undefined,
 ) {
   return client.schedule.create<W>({
     scheduleId,
     spec: spec(timing),
     action: { type: 'startWorkflow', ...action },
     policies: SCHEDULE_POLICIES,
-    memo: { kind },
+    ...(kind ? { memo: { kind } } : {}),
   });
 }
 
@@ -133,7 +134,9 @@ export async function ensureJobRetentionSchedule(
     workflowId: jobRetentionWorkflowId(taskQueue),
   };
   try {
-    await createWorkflowSchedule(client, scheduleId, { every }, action, 'job-retention');
+    // No memo: `selling-kit schedules list` of any deployment sharing the namespace (other codec keys)
+    // decodes every schedule's memo, and one it cannot decode fails the whole list.
+    await createWorkflowSchedule(client, scheduleId, { every }, action, undefined);
     return { scheduleId, created: true };
   } catch (error) {
     if (!(error instanceof ScheduleAlreadyRunning)) throw error;
