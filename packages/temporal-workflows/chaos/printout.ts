@@ -66,7 +66,7 @@ export function formatTwoHost(r: TwoHostResult): string {
     for (const x of p.pauses) out.push(`  paused at ${x.at} s: ${x.reason ?? '(no reason)'}`);
     if (p.pausedWhileBothUp !== undefined)
       out.push(
-        `  while both workers answered: ${p.pausedWhileBothUp ? 'paused as not shared' : 'no pause (activity retries landed on the worker holding the data)'}`,
+        `  while both workers answered: ${p.pausedWhileBothUp ? 'paused as not shared' : 'no pause seen'}`,
       );
     if (p.stopped)
       out.push(

@@ -462,7 +462,10 @@ export async function runTwoHost(over: Partial<TwoHostOptions> = {}): Promise<Tw
         pauses: progress.pauses,
       });
       f.pausedAfter = pausedAfter;
-      f.pausedWhileBothUp = pausedBefore;
+      // Seen by the progress samples before the holder was stopped (sampled late, so counted at the end).
+      f.pausedWhileBothUp = progress.pauses.some(
+        (p) => p.reason?.includes(NOT_SHARED_REASON) && jobStart + p.at * 1000 < stoppedAt,
+      );
       if (holder)
         f.stopped = { worker: holder.name, pausedAfter: paused ? (pausedAt! - stoppedAt) / 1000 : undefined };
       f.heldBy = held.map((h) => h.name);
