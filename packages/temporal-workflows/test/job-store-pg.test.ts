@@ -217,10 +217,13 @@ describe('PostgreSQL job store', () => {
       ] = (await pool.query(`EXPLAIN (FORMAT JSON) ${text}`, values)).rows as [
         { 'QUERY PLAN': [{ Plan: PlanNode }] },
       ];
-      const onRecords = nodes(root!.Plan).filter((p) => p['Relation Name'] === 'selling_kit_job_records');
-      expect(onRecords.map((p) => [p['Node Type'], p['Index Name']])).toEqual([
-        [expect.stringMatching(/^Index (Only )?Scan$/), 'selling_kit_job_records_pkey'],
-      ]);
+      // The planner may pick an index scan or a bitmap scan over the same index (its choice moves with
+      // the table's statistics); either is a range read of the key, a sequential scan is not.
+      const all = nodes(root!.Plan);
+      const onRecords = all.filter((p) => p['Relation Name'] === 'selling_kit_job_records');
+      expect(onRecords).toHaveLength(1);
+      expect(onRecords[0]!['Node Type']).toMatch(/^(Index (Only )?Scan|Bitmap Heap Scan)$/);
+      expect(all.filter((p) => p['Index Name'] === 'selling_kit_job_records_pkey')).toHaveLength(1);
       // A figure for the report, not an assertion: the median of 9 reads of 1,000 records.
       const times: number[] = [];
       for (let i = 0; i < 9; i++) {
