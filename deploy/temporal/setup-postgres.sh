@@ -6,7 +6,7 @@
 # only brought up to date.
 # Adapted from temporalio/samples-server compose/scripts/setup-postgres.sh (MIT).
 # Environment (deploy/env/temporal-persistence.env): DB, POSTGRES_SEEDS (host), DB_PORT, POSTGRES_USER,
-# DBNAME, VISIBILITY_DBNAME; SQL_PASSWORD (read by temporal-sql-tool, from .env).
+# DBNAME, VISIBILITY_DBNAME; SQL_PASSWORD (read by temporal-sql-tool: TEMPORAL_DB_PASSWORD from .env).
 # Outside the image: TEMPORAL_SQL_TOOL (default temporal-sql-tool), SCHEMA_DIR (default
 # /etc/temporal/schema).
 set -eu
@@ -28,16 +28,19 @@ sql() {
 }
 
 # temporal: workflow histories and state; temporal_visibility: the list/search index (custom search
-# attributes live there).
+# attributes live there). Both are created by deploy/postgres/init-roles.sh, owned by POSTGRES_USER, which
+# is not allowed to create databases: `create` is tried only for a set-up run as a superuser elsewhere.
+# setup-schema -v 0.0 only adds the version tables when missing (a database already past 0.0 is left as
+# it is), then update-schema applies what is new.
 for db in "temporal:${DBNAME:-temporal}" "visibility:${VISIBILITY_DBNAME:-temporal_visibility}"; do
   dir="${db%%:*}"
   name="${db#*:}"
-  if sql --db "${name}" create; then
+  if sql --db "${name}" create >/dev/null 2>&1; then
     echo "created database ${name}"
-    sql --db "${name}" setup-schema -v 0.0
   else
-    echo "database ${name} exists (or could not be created): only updating its schema"
+    echo "database ${name} exists (deploy/postgres/init-roles.sh): bringing its schema up to date"
   fi
+  sql --db "${name}" setup-schema -v 0.0
   sql --db "${name}" update-schema -d "${SCHEMAS}/${dir}/versioned"
 done
 echo "Temporal schema is up to date"

@@ -4,10 +4,15 @@
 // Temporal's connection (address, namespace, TLS, API key) also reads Temporal's own configuration
 // (temporal-workflows' connection-config.ts: a temporal.toml profile and TEMPORAL_*), between the
 // environment and config.json.
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { PRODUCTION_BASE_URL, STAGING_BASE_URL } from '@selling-kit/api-client/core';
+import {
+  BaseUrlError,
+  checkBaseUrl,
+  PRODUCTION_BASE_URL,
+  STAGING_BASE_URL,
+} from '@selling-kit/api-client/core';
 import {
   CODEC_DEFAULT,
   codecEnabled,
@@ -27,6 +32,9 @@ export const BASE_URL_PRESETS = {
   production: PRODUCTION_BASE_URL,
 } as const;
 export type Preset = keyof typeof BASE_URL_PRESETS;
+
+/** The token store's location (a sealed file, or a postgres:// URL: environment only, never argv). */
+export const TOKEN_STORE_ENV = 'SELLING_KIT_TOKEN_STORE';
 
 export interface CliConfig {
   /** SELLING_KIT_HOME, default ~/.selling-kit. */
@@ -152,9 +160,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     credentialsFile: resolve(
       pick(undefined, 'SELLING_KIT_CREDENTIALS', 'credentialsFile', join(home, 'credentials.json')),
     ),
-    tokenStoreFile: resolve(
-      pick(undefined, 'SELLING_KIT_TOKEN_STORE', 'tokenStoreFile', join(home, 'tokens.sealed')),
-    ),
+    tokenStoreFile: resolve(pick(undefined, TOKEN_STORE_ENV, 'tokenStoreFile', join(home, 'tokens.sealed'))),
     keyFile: resolve(pick(undefined, 'SELLING_KIT_KEY_FILE', 'keyFile', join(home, 'codec.key'))),
     codec:
       env.SELLING_KIT_CODEC !== undefined
@@ -164,12 +170,13 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
   };
 }
 
-/** `--env` or `--base-url` → a base URL. */
+/** `--env` or `--base-url` → a base URL: https:, or http: to a loopback host only (the client's rule). */
 export function baseUrlFrom(opts: { env?: string; baseUrl?: string }): string {
   if (opts.baseUrl) {
     try {
-      return new URL(opts.baseUrl).toString().replace(/\/$/, '');
-    } catch {
+      return checkBaseUrl(new URL(opts.baseUrl).toString()).replace(/\/$/, '');
+    } catch (e) {
+      if (e instanceof BaseUrlError) throw new CliError(e.code, `--base-url: ${e.message}`, EXIT.usage);
       throw new CliError('bad_base_url', `--base-url "${opts.baseUrl}" is not a URL`, EXIT.usage);
     }
   }
@@ -181,4 +188,31 @@ export function baseUrlFrom(opts: { env?: string; baseUrl?: string }): string {
       EXIT.usage,
     );
   return BASE_URL_PRESETS[preset];
+}
+
+/**
+ * Creates a folder only its owner can enter (0700, parents included, whatever the umask), and tightens
+ * one of ours that already exists with group or other access: the home and the dev stack's folders
+ * hold keys, shops, reports and buyers' orders.
+ */
+export function privateDir(path: string): string {
+  mkdirSync(path, { recursive: true, mode: 0o700 });
+  const info = statSync(path);
+  if (info.mode & 0o077 && info.uid === process.getuid?.()) chmodSync(path, 0o700);
+  return path;
+}
+
+/**
+ * The configuration `selling-kit dev` runs on: its own stores under <home>/dev (shops, sellers' tokens,
+ * job store), so its worker — on an unauthenticated local stack — never holds the user's production
+ * shops, and its demo shops never land in the user's credentials.
+ */
+export function devConfig(config: CliConfig): CliConfig {
+  const devHome = join(config.home, 'dev');
+  return {
+    ...config,
+    credentialsFile: join(devHome, 'credentials.json'),
+    tokenStoreFile: join(devHome, 'tokens.sealed'),
+    jobStore: join(devHome, 'jobs'),
+  };
 }

@@ -95,6 +95,9 @@ export async function liveProgress(
     return { progress: await client.withDeadline(deadline, () => getProgress(client, jobId)), polling };
   } catch (e) {
     if (isGrpcDeadlineError(e) || isGrpcCancelledError(e)) return { polling };
+    // A job whose input the worker refused fails before it answers queries: its failure says why.
+    const refused = await refusal(client, jobId);
+    if (refused) throw new CliError('input_refused', `job ${jobId} was refused: ${refused}`, EXIT.jobStopped);
     throw new CliError(
       'progress_unavailable',
       `the progress of job ${jobId} cannot be read: ${firstLine(e)}`,
@@ -129,3 +132,19 @@ export async function closedProgress(
 }
 
 const firstLine = (e: unknown) => (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
+
+/** The message of a job that failed with InputRefused (the worker's checks, D1), else undefined. */
+async function refusal(client: Client, jobId: string): Promise<string | undefined> {
+  const handle = client.workflow.getHandle(bulkWorkflowId(jobId));
+  // Only a closed run: result() of a running one would wait for its end.
+  const status = await handle.describe().then(
+    (d) => d.status.name,
+    () => undefined,
+  );
+  if (status !== 'FAILED') return undefined;
+  const failure = await handle.result().then(
+    () => undefined,
+    (e: unknown) => (e as { cause?: { type?: string; message?: string } }).cause,
+  );
+  return failure?.type === 'InputRefused' ? failure.message : undefined;
+}

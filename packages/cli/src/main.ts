@@ -7,6 +7,7 @@ import { registerBulk } from './commands/bulk.ts';
 import { registerConformance } from './commands/conformance.ts';
 import { registerDev } from './commands/dev.ts';
 import { registerJobs } from './commands/jobs.ts';
+import { registerKeys } from './commands/keys.ts';
 import { registerSchedules } from './commands/schedules.ts';
 import { registerShops } from './commands/shops.ts';
 import { registerSimulator } from './commands/simulator.ts';
@@ -52,6 +53,7 @@ export function buildProgram(): Command {
   registerSchedules(program);
   registerShops(program);
   registerAuth(program);
+  registerKeys(program);
   registerWorker(program);
   registerWebhooks(program);
   registerSimulator(program);

@@ -1,11 +1,13 @@
 // The embedded stack of `selling-kit dev`: a Temporal dev server (SQLite in the data folder, reused by
-// the next run), the simulator with the demo shop, the codec endpoint for the UI, and a worker.
+// the next run, 0700), the simulator with the demo shop, the codec endpoint for the UI, and a worker. A
+// server already answering is used only when asked (--use-running-temporal).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readdirSync } from 'node:fs';
+import { existsSync, openSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Connection } from '@temporalio/client';
 import { SEARCH_ATTRIBUTE_FLAGS } from '@selling-kit/temporal-workflows/contract';
+import { privateDir } from './config.ts';
 import { CliError, EXIT } from './errors.ts';
 
 /** The Temporal CLI: TEMPORAL_CLI_PATH, the one scripts/setup.sh built, or `temporal` on PATH. */
@@ -27,7 +29,7 @@ export function temporalBinary(env: NodeJS.ProcessEnv = process.env): string {
     'temporal_cli_missing',
     'the Temporal CLI (dev server) is not installed',
     EXIT.usage,
-    'run `bash scripts/setup.sh` once (it builds it into ~/.cache/selling-kit), or set TEMPORAL_CLI_PATH',
+    'in a clone run `bash scripts/setup.sh` once (it builds it into ~/.cache/selling-kit); else install it (https://docs.temporal.io/cli) and put `temporal` on PATH or set TEMPORAL_CLI_PATH',
   );
 }
 
@@ -49,18 +51,37 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
+/**
+ * Whether a server already answers on `address` (true: use it). A server this command did not start
+ * may be anyone's (a local user who started one first): the dev worker would poll it and run its owner's
+ * jobs on this user's shops, so it is refused unless `useRunning` (--use-running-temporal).
+ */
+export async function adoptRunningTemporal(address: string, useRunning = false): Promise<boolean> {
+  if (!(await temporalAnswers(address))) return false;
+  if (useRunning) return true;
+  throw new CliError(
+    'temporal_already_running',
+    `a Temporal server already answers on ${address} and this command did not start it: its owner could run jobs as you`,
+    EXIT.usage,
+    'stop it, or pass --temporal <host:port> for a free address; --use-running-temporal uses it anyway (only a server you started and trust)',
+  );
+}
+
+/** Starts the dev server, or uses one already answering when `useRunning` (adoptRunningTemporal). */
 export async function startTemporalDevServer(opts: {
   address: string;
   uiPort: number;
   dataDir: string;
   codecEndpoint?: string;
+  useRunning?: boolean;
 }): Promise<DevServer> {
   const uiUrl = `http://127.0.0.1:${opts.uiPort}`;
-  if (await temporalAnswers(opts.address))
+  if (await adoptRunningTemporal(opts.address, opts.useRunning))
     return { address: opts.address, uiUrl, stop: async () => undefined };
   const [host, port] = opts.address.split(':');
-  mkdirSync(opts.dataDir, { recursive: true });
-  const log = openSync(join(opts.dataDir, 'temporal.log'), 'a');
+  privateDir(opts.dataDir);
+  // temporal.db and its log hold every job's history: the owner's alone.
+  const log = openSync(join(opts.dataDir, 'temporal.log'), 'a', 0o600);
   const child = spawn(
     temporalBinary(),
     [

@@ -1,20 +1,31 @@
 // The worker-side secrets the CLI manages: shops' API keys (credentials.json, mode 0600, the format the
 // worker reads) and connected sellers' OAuth tokens (the sealed token store). Shown only masked.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import {
+  AesGcmCodec,
+  CLIENT_KEY_ENV,
+  ClientCredentialError,
+  ClientKeysError,
   CodecKeyError,
   CredentialsFileError,
   createFileTokenStore,
+  clientCredentialFor,
+  issueClientKey,
   readCredentialsFile,
   loadCodecKey,
-  tokenStoreKeys,
+  loadTokenStoreKey,
+  lockFile,
+  tokenStoreKeyring,
+  workerAuthSettings,
+  workerCodec,
   type CodecKeyring,
   type Credential,
+  type WorkerAuthSettings,
 } from '@selling-kit/temporal-workflows';
-import type { CliConfig } from './config.ts';
+import { privateDir, type CliConfig } from './config.ts';
 import { CliError, EXIT } from './errors.ts';
 
 export interface ShopCredential extends Credential {
@@ -44,15 +55,37 @@ export function readShops(config: CliConfig): Record<string, ShopCredential> {
 }
 
 /** Writes every shop at once: temp file (mode 0600) + rename, so a crash never leaves half a file. */
-export async function writeShops(config: CliConfig, shops: Record<string, ShopCredential>): Promise<void> {
-  mkdirSync(dirname(config.credentialsFile), { recursive: true });
+async function writeShops(config: CliConfig, shops: Record<string, ShopCredential>): Promise<void> {
+  privateDir(dirname(config.credentialsFile));
   const tmp = `${config.credentialsFile}.${randomBytes(4).toString('hex')}.tmp`;
   await writeFile(tmp, JSON.stringify(shops, null, 2) + '\n', { mode: 0o600 });
   await rename(tmp, config.credentialsFile);
 }
 
+/**
+ * Read, change, write credentials.json under its lock file (the token store's O_EXCL lock), so two
+ * `shops add` or `dev` runs at once never lose one another's shop.
+ */
+export async function updateShops(
+  config: CliConfig,
+  change: (shops: Record<string, ShopCredential>) => Record<string, ShopCredential>,
+): Promise<void> {
+  privateDir(dirname(config.credentialsFile));
+  let release: () => Promise<void>;
+  try {
+    release = await lockFile(`${config.credentialsFile}.lock`, config.credentialsFile);
+  } catch (e) {
+    throw new CliError('credentials_locked', (e as Error).message, EXIT.usage);
+  }
+  try {
+    await writeShops(config, change(readShops(config)));
+  } finally {
+    await release();
+  }
+}
+
 export const saveShop = (config: CliConfig, shopId: string, credential: ShopCredential): Promise<void> =>
-  writeShops(config, { ...readShops(config), [shopId]: credential });
+  updateShops(config, (shops) => ({ ...shops, [shopId]: credential }));
 
 /**
  * The codec keyring (SELLING_KIT_CODEC_KEY, else the key file). Only the local dev stack passes
@@ -75,9 +108,61 @@ export function codecKey(config: CliConfig, options: { create?: boolean } = {}):
   }
 }
 
-/** The sealed token store, with its own key derived from the codec key (codec.ts tokenStoreKeys). */
+/** Where the client keyring and the token store's key are (SELLING_KIT_CLIENT_KEYS, …, under the home). */
+export function authSettings(config: CliConfig): WorkerAuthSettings {
+  try {
+    return workerAuthSettings(process.env, config.home);
+  } catch (e) {
+    throw new CliError('bad_client_auth', (e as Error).message, EXIT.usage);
+  }
+}
+
+/**
+ * The token store's keys: its own key (SELLING_KIT_TOKEN_STORE_KEY, else <home>/token-store.key) seals;
+ * the codec ring's old derivation, when a codec key is there, opens stores sealed by 0.4. `create`: a
+ * missing key file is made (this host's file store, which the CLI manages); a shared store's key is
+ * never minted here.
+ */
+export function tokenStoreKeysOf(config: CliConfig, options: { create?: boolean } = {}): Buffer[] {
+  const legacy =
+    existsSync(config.keyFile) || process.env.SELLING_KIT_CODEC_KEY?.trim() ? codecKey(config) : undefined;
+  try {
+    return tokenStoreKeyring(loadTokenStoreKey(authSettings(config).tokenStoreKeyFile, options), legacy);
+  } catch (e) {
+    if (!(e instanceof CodecKeyError)) throw e;
+    throw new CliError('token_store_key_missing', e.message, EXIT.usage);
+  }
+}
+
+/** The sealed token store of this host, with its own key (auth/token-store-key.ts). */
 export const tokenStore = (config: CliConfig) =>
-  createFileTokenStore(config.tokenStoreFile, tokenStoreKeys(codecKey(config)));
+  createFileTokenStore(config.tokenStoreFile, tokenStoreKeysOf(config, { create: true }));
+
+/**
+ * The CLI's codec: with SELLING_KIT_CLIENT_KEY (a credential from `selling-kit keys issue`) it acts as that
+ * client; otherwise it holds the master ring and signs as the operator (`worker`), reading without the
+ * worker's checks.
+ */
+export function cliCodec(config: CliConfig): AesGcmCodec {
+  const credential = process.env[CLIENT_KEY_ENV]?.trim();
+  if (!credential) return new AesGcmCodec(codecKey(config), { verify: false });
+  try {
+    return AesGcmCodec.forClient(credential, CLIENT_KEY_ENV);
+  } catch (e) {
+    if (!(e instanceof ClientCredentialError)) throw e;
+    throw new CliError(e.code, e.message, EXIT.usage);
+  }
+}
+
+/** The codec of a worker the CLI runs: the master ring, the client keyring, the checks on. */
+export function cliWorkerCodec(config: CliConfig, options: { create?: boolean } = {}): AesGcmCodec {
+  try {
+    return workerCodec(codecKey(config, options), authSettings(config));
+  } catch (e) {
+    if (!(e instanceof ClientKeysError)) throw e;
+    throw new CliError('bad_client_keys', e.message, EXIT.usage);
+  }
+}
 
 /** Known sellers (OAuth), without reading a token unless the store already exists. */
 export function sellerRefs(config: CliConfig): string[] {
@@ -98,4 +183,17 @@ export function findShop(config: CliConfig, shopId: string): ShopAuth {
     EXIT.notFound,
     `add it with \`selling-kit shops add ${shopId} --api-key-stdin\` or \`selling-kit auth login --shop ${shopId}\``,
   );
+}
+
+/** The dev stack's client id for its n8n. */
+export const DEV_N8N_CLIENT_ID = 'dev-n8n';
+
+/** Issues (or re-issues) the dev n8n's client key for `shops`; returns its credential string. */
+export function issueDevClientKey(config: CliConfig, ring: CodecKeyring, shops: string[]): string {
+  const record = issueClientKey(authSettings(config).clientKeysFile, {
+    id: DEV_N8N_CLIENT_ID,
+    shops,
+    replace: true,
+  });
+  return clientCredentialFor(ring, record);
 }

@@ -4,7 +4,6 @@
 // TLS handshake names the setting to fix.
 import { Client, Connection } from '@temporalio/client';
 import {
-  AesGcmCodec,
   connectOptions,
   dataConverter,
   explainConnectError,
@@ -12,7 +11,7 @@ import {
 } from '@selling-kit/temporal-workflows';
 import type { CliConfig } from './config.ts';
 import { CliError, EXIT } from './errors.ts';
-import { codecKey } from './stores.ts';
+import { cliCodec } from './stores.ts';
 
 export interface TemporalSession {
   client: Client;
@@ -21,7 +20,8 @@ export interface TemporalSession {
 
 export async function connectTemporal(config: CliConfig): Promise<TemporalSession> {
   // The key first: without it nothing this client starts could be read by the worker.
-  const codec = config.codec ? new AesGcmCodec(codecKey(config)) : undefined;
+  // SELLING_KIT_CLIENT_KEY: as that client; else as the operator (the master ring), stores.ts cliCodec.
+  const codec = config.codec ? cliCodec(config) : undefined;
   const temporal = config.temporal();
   let connection: Connection;
   try {

@@ -7,14 +7,13 @@
 // comes from the package's `./worker` entry, loaded by this command only.
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import {
-  AesGcmCodec,
+  CODEC_OFF_WARNING,
   connectOptions,
   describeConnection,
   explainConnectError,
   isDatabaseUrl,
   tracingFromEnv,
   openTokenStore,
-  tokenStoreKeys,
   TuningError,
   type TokenStore,
   type WorkerTuning,
@@ -22,15 +21,17 @@ import {
 import {
   createWorker,
   jobRetentionDays,
+  FeedPolicyError,
   metricsTelemetry,
   openJobStore,
   stopOnSignals,
   workerEnvironment,
+  type FeedPolicy,
   type WorkerEnvironment,
 } from '@selling-kit/temporal-workflows/worker';
 import type { Context } from './context.ts';
 import { CliError, EXIT } from './errors.ts';
-import { codecKey } from './stores.ts';
+import { cliWorkerCodec, tokenStoreKeysOf } from './stores.ts';
 import { liveCredentials, liveShopNames, liveTokens } from './worker-deps.ts';
 
 let runtimeInstalled = false;
@@ -95,7 +96,7 @@ function tuning(from: WorkerEnvironment): WorkerTuning {
 function tokens(config: Context['config'], flag?: string): TokenStore & { close?(): Promise<void> } {
   const env = settings().tokenStore?.trim();
   const location = flag ?? (env && isDatabaseUrl(env) ? env : undefined);
-  return location ? openTokenStore(location, tokenStoreKeys(codecKey(config))) : liveTokens(config);
+  return location ? openTokenStore(location, tokenStoreKeysOf(config)) : liveTokens(config);
 }
 
 /** `createKey`: only for the worker of `selling-kit dev` (its local stack owns the machine's key). */
@@ -107,11 +108,26 @@ export async function startWorker(
     tuning?: Partial<WorkerTuning>;
     tokenStore?: string;
     metricsAddress?: string;
+    /**
+     * Added to the feed policy the environment sets (SELLING_KIT_FEED_ROOTS…): `dev` gives its examples
+     * folder and the working folder as roots, and plain http to loopback (its simulator, local files).
+     */
+    feeds?: Partial<FeedPolicy>;
   } = {},
 ) {
   installRuntime(options.metricsAddress);
+  // What job feeds and SKU maps this worker reads: its own setting, never a job's (issue 22).
+  let feedPolicy: FeedPolicy;
+  try {
+    feedPolicy = settings().feedPolicy(options.feeds);
+  } catch (e) {
+    if (e instanceof FeedPolicyError) throw new CliError('bad_feed_policy', e.message, EXIT.usage);
+    throw e;
+  }
   const temporal = config.temporal(); // a bad TLS setting stops here, naming it
-  const codec = config.codec ? new AesGcmCodec(codecKey(config, { create: options.createKey })) : undefined;
+  // Refuses unsealed, unsigned and out-of-scope input (the client keyring: `selling-kit keys`).
+  const codec = config.codec ? cliWorkerCodec(config, { create: options.createKey }) : undefined;
+  if (!config.codec) console.warn(CODEC_OFF_WARNING);
   const store = tokens(config, options.tokenStore);
   // Jobs' snapshots and outcomes: SELLING_KIT_JOB_STORE (a postgres:// URL shared by workers on several
   // hosts), else <home>/jobs on this host. Migrated by createWorker before it takes a task.
@@ -137,6 +153,7 @@ export async function startWorker(
       shopNames: liveShopNames(config, extra),
       tokens: store,
       jobStore,
+      feedPolicy,
       // Old jobs' data is expired by the task queue's retention schedule (SELLING_KIT_JOB_RETENTION_DAYS,
       // default 30), ensured by every worker at start.
       jobRetentionDays: jobRetentionDays(),

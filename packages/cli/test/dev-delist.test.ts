@@ -9,7 +9,18 @@ const ctx = cliEnv();
 const runDev = () =>
   runCli(
     ctx,
-    ['dev', '--sim-port', '0', '--ui-port', '18297', '--codec-port', '0', '--exit-when-done', '--no-n8n'],
+    [
+      'dev',
+      '--sim-port',
+      '0',
+      '--ui-port',
+      '18297',
+      '--codec-port',
+      '0',
+      '--exit-when-done',
+      '--no-n8n',
+      '--use-running-temporal',
+    ],
     { timeoutMs: 180_000 },
   );
 
@@ -23,7 +34,8 @@ it('prints the purchase on "demo", the SKU delisted on "demo-us" and the delay',
   expect(line![1]).toBe('DEMO-TEE-001');
   expect(line![2]).toBe('DEMO-TEE-001');
   expect(Number(line![3])).toBeLessThan(30_000);
-  const shops = JSON.parse(readFileSync(join(ctx.home, 'credentials.json'), 'utf8')) as Record<
+  // In the dev stack's own credentials (<home>/dev), never the user's.
+  const shops = JSON.parse(readFileSync(join(ctx.home, 'dev', 'credentials.json'), 'utf8')) as Record<
     string,
     unknown
   >;

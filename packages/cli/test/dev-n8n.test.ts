@@ -25,6 +25,8 @@ const devArgs = (n8nPort: number, ...extra: string[]) => [
   '0',
   '--n8n-port',
   String(n8nPort),
+  // The test Temporal server answers already (dev refuses one it did not start unless told).
+  '--use-running-temporal',
   ...extra,
 ];
 

@@ -20,6 +20,8 @@ describe('selling-kit dev', () => {
         '0',
         '--exit-when-done',
         '--no-n8n',
+        // The test Temporal server answers already (dev refuses one it did not start unless told).
+        '--use-running-temporal',
       ],
       {
         timeoutMs: 180_000,
@@ -28,10 +30,10 @@ describe('selling-kit dev', () => {
     expect(r.code).toBe(0);
     expect(r.json).toMatchObject({ state: 'finished', total: 300, ok: 287, failed: 2, invalid: 11 });
     expect(r.json.report).toBe(join(ctx.home, 'reports', `${r.json.jobId}.ndjson`));
-    // The report as exported when the job ended, read by the worker from its job store: the local
-    // default in the CLI's home.
+    // The report as exported when the job ended, read by the worker from its job store: the dev
+    // stack's own, under <home>/dev.
     expect(readLines(readFileSync(r.json.report, 'utf8'))).toHaveLength(300);
-    expect(existsSync(join(ctx.home, 'jobs'))).toBe(true);
+    expect(existsSync(join(ctx.home, 'dev', 'jobs'))).toBe(true);
     expect(r.json.ui).toContain('/namespaces/default/workflows/bulk%3A');
   }, 240_000);
 
@@ -40,7 +42,18 @@ describe('selling-kit dev', () => {
     let simUrl: string | undefined;
     const r = await runCli(
       ctx,
-      ['dev', '--no-job', '--sim-port', '0', '--ui-port', '18298', '--codec-port', '0', '--no-n8n'],
+      [
+        'dev',
+        '--no-job',
+        '--sim-port',
+        '0',
+        '--ui-port',
+        '18298',
+        '--codec-port',
+        '0',
+        '--no-n8n',
+        '--use-running-temporal',
+      ],
       {
         timeoutMs: 120_000,
         onStderr: (text, child) => {

@@ -3,13 +3,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 
 export const CLI = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-export const EXAMPLE_FEED = fileURLToPath(new URL('../../../examples/listings.csv', import.meta.url));
+export const EXAMPLE_FEED = fileURLToPath(new URL('../examples/listings.csv', import.meta.url));
 
 export interface CliEnv {
   home: string;
@@ -34,6 +34,8 @@ export function cliEnv(extra: NodeJS.ProcessEnv = {}): CliEnv {
       SELLING_KIT_TASK_QUEUE: taskQueue,
       // The worker's key, as a real deployment gives it (only `selling-kit dev` mints one).
       SELLING_KIT_CODEC_KEY: randomBytes(32).toString('base64'),
+      // Where `selling-kit worker` may read job feeds: the tests' temporary files and the examples.
+      SELLING_KIT_FEED_ROOTS: [tmpdir(), dirname(EXAMPLE_FEED)].join(delimiter),
       ...extra,
     },
   };

@@ -11,7 +11,9 @@ import { secretField } from './secretField';
 
 /**
  * Where selling-kit's bulk jobs run: a Temporal server's HTTP API, the namespace and task queue of the
- * selling-kit worker, and the payload codec key the worker uses (so job inputs are sealed in history).
+ * selling-kit worker, and a client key issued for this n8n (so job inputs are sealed in history and the
+ * worker knows which shops they may name). The worker's own codec key is never given to n8n: a
+ * credential saved with the old Codec Key field is refused with a message naming `selling-kit keys issue`.
  * Temporal Cloud: the namespace's HTTPS endpoint and an API key. A self-hosted server with TLS: its CA;
  * with mTLS (`requireClientAuth`) also a client certificate and key — the frontend's HTTP port speaks
  * the same TLS as its gRPC port.
@@ -36,10 +38,10 @@ export class MarketplaceTemporalApi implements ICredentialType {
     { displayName: 'Namespace', name: 'namespace', type: 'string', default: 'default' },
     { displayName: 'Task Queue', name: 'taskQueue', type: 'string', default: DEFAULT_TASK_QUEUE },
     secretField({
-      displayName: 'Codec Key',
-      name: 'codecKey',
+      displayName: 'Client Key',
+      name: 'clientKey',
       description:
-        "The worker's SELLING_KIT_CODEC_KEY (base64 of 32 bytes); empty when the worker does not encrypt",
+        'The line `selling-kit keys issue --id <name> --shops <shop,…>` prints (skc1.…): it seals job inputs and signs them, and the worker runs jobs only for the shops it names. Empty when the worker does not encrypt.',
     }),
     {
       displayName: 'Report Directory',

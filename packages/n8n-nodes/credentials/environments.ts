@@ -2,7 +2,7 @@
 // public reference, and the local simulator (its address editable: another port, another host). The
 // picker shows each preset's URL, so a user sees where requests go before saving.
 import type { INodeProperties } from 'n8n-workflow';
-import { PRODUCTION_BASE_URL, STAGING_BASE_URL } from '@selling-kit/api-client/core';
+import { PRODUCTION_BASE_URL, STAGING_BASE_URL, checkBaseUrl } from '@selling-kit/api-client/core';
 
 export const BASE_URLS = {
   simulator: 'http://127.0.0.1:4010',
@@ -48,7 +48,7 @@ export const environmentProperties: INodeProperties[] = [
     type: 'string',
     default: BASE_URLS.simulator,
     placeholder: BASE_URLS.simulator,
-    description: `Where the Selling API (or a simulator) answers. The simulator listens on ${BASE_URLS.simulator} unless started on another port.`,
+    description: `Where the Selling API (or a simulator) answers: https://, or http:// to this machine (127.0.0.1, localhost) only. The simulator listens on ${BASE_URLS.simulator} unless started on another port.`,
     displayOptions: { show: { environment: [...EDITABLE_ENVIRONMENTS] } },
   },
 ];
@@ -61,8 +61,9 @@ export const environmentProperties: INodeProperties[] = [
 export function resolveBaseUrl(credentials: { environment?: unknown; baseUrl?: unknown }): string {
   const environment = String(credentials.environment ?? 'production');
   const typed = String(credentials.baseUrl ?? '').trim();
-  if (environment === 'custom') return typed.replace(/\/+$/, '');
-  if (environment === 'simulator') return (typed || BASE_URLS.simulator).replace(/\/+$/, '');
+  // An edited address: https:, or http: to a loopback host only (the client's one rule, base-url.ts).
+  if (environment === 'custom') return checkBaseUrl(typed).replace(/\/+$/, '');
+  if (environment === 'simulator') return checkBaseUrl(typed || BASE_URLS.simulator).replace(/\/+$/, '');
   return BASE_URLS[environment as keyof typeof BASE_URLS] ?? BASE_URLS.production;
 }
 

@@ -11,15 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
-import { AesGcmCodec, connectOptions, loadConnectionConfig } from '@selling-kit/temporal-workflows';
-import { createWorker, openJobStore } from '@selling-kit/temporal-workflows/worker';
+import { connectOptions, loadConnectionConfig } from '@selling-kit/temporal-workflows';
+import { createWorker, feedPolicy, openJobStore } from '@selling-kit/temporal-workflows/worker';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { MarketplaceTemporalApi } from '../credentials/MarketplaceTemporalApi.credentials.ts';
 import { MarketplaceBulkJob } from '../nodes/MarketplaceBulkJob/MarketplaceBulkJob.node.ts';
 import { makeTestCerts, type TestCerts } from '../../temporal-workflows/test/topology/tls-certs.ts';
 import { clientTlsEnv, startTlsCluster } from '../../temporal-workflows/test/topology/tls-cluster.ts';
 import type { TemporalCluster } from '../../temporal-workflows/test/topology/temporal-cluster.ts';
-import { FEED_HEADER as header, feedRow as row } from './helpers/temporal.mts';
+import { FEED_HEADER as header, feedRow as row, workerAuth } from './helpers/temporal.mts';
 
 let certs: TestCerts;
 let cluster: TemporalCluster;
@@ -29,6 +29,7 @@ let jobStore: ReturnType<typeof openJobStore>;
 let running: Promise<void>;
 let dir: string;
 const key = randomBytes(32);
+let clientKey: string;
 const taskQueue = `n8n-tls-${randomBytes(3).toString('hex')}`;
 
 beforeAll(async () => {
@@ -45,6 +46,8 @@ beforeAll(async () => {
   );
   const credentials = { demo: { baseUrl: sim.url, apiKey: 'pak_demo_selling_kit' } };
   jobStore = openJobStore(join(dir, 'jobs'));
+  const auth = workerAuth(key, join(dir, 'client-keys.json'));
+  clientKey = auth.issue('n8n-tls', Object.keys(credentials));
   worker = await createWorker({
     jobStore,
     ...connectOptions(temporal),
@@ -52,7 +55,8 @@ beforeAll(async () => {
     taskQueue,
     credentials: (ref) => credentials[ref as 'demo'],
     shopNames: () => Object.keys(credentials),
-    codec: new AesGcmCodec(key),
+    codec: auth.codec,
+    feedPolicy: feedPolicy({ roots: [dir] }), // the test's feed files
   });
   running = worker.worker.run();
 }, 240_000);
@@ -117,7 +121,7 @@ const tlsCredentials = (ca = certs.caCert) => ({
   url: httpsUrl(),
   namespace: 'default',
   taskQueue,
-  codecKey: key.toString('base64'),
+  clientKey,
   apiKey: '',
   caCertificate: oneLine(ca),
   clientCertificate: oneLine(certs.clientCert),

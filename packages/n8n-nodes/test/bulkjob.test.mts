@@ -11,6 +11,7 @@ import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { addShop } from '@selling-kit/simulator/testing';
 import { MarketplaceBulkJob } from '../nodes/MarketplaceBulkJob/MarketplaceBulkJob.node.ts';
 import { decodeValue, type JsonPayload } from '../nodes/MarketplaceBulkJob/transport/codec.ts';
+import { parseClientCredential } from '@selling-kit/temporal-workflows';
 import {
   FEED_HEADER as header,
   feedRow as row,
@@ -22,7 +23,7 @@ let stack: TemporalStack;
 let sim: RunningSimulator;
 let httpUrl: string;
 let taskQueue: string;
-let key: Buffer;
+let clientKey: string;
 let dir: string;
 /** A second shop of the worker (another seller of the simulator), for many-shop jobs. */
 let second: number;
@@ -35,7 +36,7 @@ beforeAll(async () => {
     demo: { baseUrl: sim.url, apiKey: 'pak_demo_selling_kit' },
     second: shop.credential,
   });
-  ({ httpUrl, taskQueue, key, dir } = stack);
+  ({ httpUrl, taskQueue, clientKey, dir } = stack);
 }, 180_000);
 
 afterAll(async () => {
@@ -72,7 +73,7 @@ function mock(
       url: httpUrl,
       namespace: 'default',
       taskQueue,
-      codecKey: key.toString('base64'),
+      clientKey,
       // A credential saved before 0.4 has a Report Directory: loaded, and not used.
       reportDir: join(dir, 'reports'),
       apiKey: '',
@@ -115,12 +116,12 @@ const rowItem = (sku: string): INodeExecutionData => {
   return { json: Object.fromEntries(names.map((n, i) => [n, cells[i]!])) };
 };
 
-/** The job input the node sent (opened with the codec key), from its start request. */
+/** The job input the node sent (opened with its client key), from its start request. */
 const sentInput = (call: { body?: unknown }) =>
-  decodeValue((call.body as { input: { payloads: JsonPayload[] } }).input.payloads[0]!, key) as Record<
-    string,
-    unknown
-  >;
+  decodeValue(
+    (call.body as { input: { payloads: JsonPayload[] } }).input.payloads[0]!,
+    parseClientCredential(clientKey, 'test'),
+  ) as Record<string, unknown>;
 
 const skusOf = (sellerId: number, prefix: string) =>
   [...sim.world.sellers.get(sellerId)!.skus.keys()].filter((s) => s.startsWith(prefix)).sort();
@@ -182,16 +183,16 @@ describe('Marketplace Bulk Job node', () => {
     expect(progress).toMatchObject({ jobId: 'bj-2', state: 'finished', done: 2, failed: 0 });
   });
 
-  it('errors: a taken job id (NodeApiError), a wrong codec key, an unknown job', async () => {
+  it('errors: a taken job id (NodeApiError), a bad client key, an unknown job', async () => {
     const feed = join(dir, 'feed.csv');
     const again = mock(startFromCsv(feed, 'bj-1', { wait: false }));
     const taken = await node.execute.call(again.fns).catch((e: unknown) => e);
     expect((taken as Error).constructor.name).toBe('NodeApiError');
     expect((taken as Error).message).toMatch(/refused to start job bj-1/);
     const badKey = await node.execute
-      .call(mock({ operation: 'progress', jobId: 'bj-1' }, { codecKey: 'c2hvcnQ=' }).fns)
+      .call(mock({ operation: 'progress', jobId: 'bj-1' }, { clientKey: 'c2hvcnQ=' }).fns)
       .catch((e: unknown) => e);
-    expect((badKey as Error).message).toMatch(/Codec Key: must be the base64 of 32 bytes/);
+    expect((badKey as Error).message).toMatch(/^Client Key is not a client key/);
     const unknown = await node.execute
       .call(mock({ operation: 'progress', jobId: 'no-such-job' }).fns)
       .catch((e: unknown) => e);

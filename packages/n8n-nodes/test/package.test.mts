@@ -2,7 +2,7 @@
 // scanner (both legs: the sources and every file of the tarball), linted with `n8n-node lint`, and
 // shaped by n8n's rules (no runtime dependencies, n8n-workflow as the only peer).
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -40,11 +40,28 @@ describe('the published package', () => {
     expect(sourceLeg.passed).toBe(true);
   });
 
+  it('requires at run time only node: built-ins, its peer n8n-workflow and its own files (zod is vendored)', () => {
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.js') ? [join(dir, e.name)] : [],
+      );
+    const undeclared: string[] = [];
+    for (const file of files(join(extracted, 'dist')))
+      for (const [, spec] of readFileSync(file, 'utf8').matchAll(/\brequire\("([^"]+)"\)/g)) {
+        if (spec!.startsWith('node:') || spec === 'n8n-workflow') continue;
+        if (spec!.startsWith('.') && existsSync(join(file, '..', spec!))) continue;
+        undeclared.push(`${file.slice(extracted.length + 1)} requires ${spec}`);
+      }
+    expect(undeclared).toEqual([]);
+    expect(readdirSync(join(extracted, 'dist', 'vendor'))).toEqual(['zod.js']);
+  });
+
   it('bundles the client core without got, process, globalThis or timers', () => {
     const bundle = readFileSync(join(extracted, 'dist/nodes/Marketplace/Marketplace.node.js'), 'utf8');
     expect(bundle).toContain('products.create'); // the operation table is in
     expect(bundle).not.toMatch(/require\("(got|undici|http|https)"\)/);
-    expect(bundle).not.toMatch(/\b(process\.|globalThis|setTimeout\(|setInterval\()/);
+    for (const code of [bundle, readFileSync(join(extracted, 'dist/vendor/zod.js'), 'utf8')])
+      expect(code).not.toMatch(/\b(process\.|globalThis|setTimeout\(|setInterval\()/);
   });
 
   it('passes `n8n-node lint`', async () => {

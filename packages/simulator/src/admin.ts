@@ -1,10 +1,17 @@
 // The admin surface: a separate listener (its own port) to set up and inspect the simulated world.
 // Partner credentials never reach it: the API port has no /admin routes, and when `config.adminToken`
-// is set this listener accepts only `Authorization: Bearer <adminToken>`. Nothing here logs secrets.
+// is set this listener accepts only `Authorization: Bearer <adminToken>` (compared in constant time). A
+// bind to a non-loopback address needs a token (`adminTokenProblem`). Nothing here logs secrets.
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod/v4';
-import { SCOPES, WEBHOOK_EVENT_TYPES, type Scope, type WebhookEventType } from '@selling-kit/api-client/core';
+import {
+  SCOPES,
+  WEBHOOK_EVENT_TYPES,
+  isLoopbackHost,
+  type Scope,
+  type WebhookEventType,
+} from '@selling-kit/api-client/core';
 import type { SimulatorConfig } from './config.ts';
 import { ApiError } from './errors.ts';
 import type { ProductRecord, SellerState, World } from './state.ts';
@@ -25,6 +32,24 @@ import {
   ensurePartner,
   newSecret,
 } from './world.ts';
+
+/** Where the admin token comes from besides `--admin-token-file` (never argv: `ps` shows it). */
+export const ADMIN_TOKEN_ENV = 'SELLING_KIT_SIMULATOR_ADMIN_TOKEN';
+
+/**
+ * Why the admin surface may not listen on `host` with this token, or undefined. Loopback stays open
+ * without one (a local test or `selling-kit dev`); any other address (0.0.0.0 in compose) needs one.
+ */
+export function adminTokenProblem(host: string, token: string | undefined): string | undefined {
+  if (token || isLoopbackHost(host)) return undefined;
+  return `the simulator's admin surface on ${host} needs an admin token: set ${ADMIN_TOKEN_ENV} or pass --admin-token-file`;
+}
+
+/** Constant-time check of an Authorization header (hashes first, so lengths never leak or throw). */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(header ?? ''), digest(`Bearer ${token}`));
+}
 
 export interface AdminDeps {
   world: World;
@@ -133,7 +158,7 @@ export function buildAdminServer(deps: AdminDeps): FastifyInstance {
 
   app.addHook('onRequest', async (req) => {
     if (!config.adminToken) return;
-    if (req.headers.authorization !== `Bearer ${config.adminToken}`) {
+    if (!bearerMatches(req.headers.authorization, config.adminToken)) {
       throw new ApiError(401, 'unauthorized', 'the admin surface needs the admin token');
     }
   });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { defaultConfig, type SimulatorConfig, type SimulatorConfigOverrides } from './config.ts';
 import { Clock } from './platform/clock.ts';
 import { buildApiServer } from './server.ts';
-import { buildAdminServer } from './admin.ts';
+import { adminTokenProblem, buildAdminServer } from './admin.ts';
 import { handlers as defaultHandlers } from './handlers/index.ts';
 import type { Handlers } from './handlers/types.ts';
 import { createWorld, resetWorld } from './world.ts';
@@ -54,6 +54,8 @@ function urlOf(host: string, port: number): string {
 export async function startSimulator(options: StartSimulatorOptions = {}): Promise<RunningSimulator> {
   const config = defaultConfig(options.config);
   const host = options.host ?? '127.0.0.1';
+  const tokenProblem = adminTokenProblem(host, config.adminToken);
+  if (tokenProblem) throw new Error(tokenProblem);
   const clock = new Clock(config.timeScale);
   const world = createWorld(clock);
   const rateLimiter = new RateLimiter(config, clock);
@@ -134,6 +136,7 @@ export type * from './state.ts';
 export type { Handlers, Handler, HandlerContext, HandlerResult } from './handlers/types.ts';
 export type { EventSink } from './platform/events.ts';
 export { DEMO, type DemoInfo } from './demo.ts';
+export { freePort } from './free-port.ts';
 export type { SeedDocument } from './platform/seed.ts';
 export type { FaultRuleInput, FaultType } from './platform/faults.ts';
 export { signWebhook } from './platform/webhooks.ts';

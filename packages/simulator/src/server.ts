@@ -18,6 +18,8 @@ import {
   GRANT_ENDPOINT_PATH,
   type Operation,
   type RateLimitBody,
+  DOT_SEGMENT_RULE,
+  isDotSegment,
 } from '@selling-kit/api-client/core';
 import { ApiError, OAuthError, apiError } from './errors.ts';
 import type { SimulatorConfig } from './config.ts';
@@ -227,6 +229,17 @@ export function buildApiServer(deps: ApiServerDeps): FastifyInstance {
     },
   };
   const app = Fastify(options);
+
+  // L2: a path with a dot-segment (`.`, `..`, `%2e`…) is never routed — neither to the path it would
+  // normalise to nor to a listing whose SKU reads `..` — the client core refuses to send one.
+  app.addHook('onRequest', async (req) => {
+    if (pathOf(req.url).split('/').some(isDotSegment))
+      throw new ApiError(
+        400,
+        'bad-request',
+        `a path segment is a dot-segment ("." or ".."): ${DOT_SEGMENT_RULE}`,
+      );
+  });
 
   // CONNECT (and protocol upgrades) bypass the router: answer them in the error format too.
   app.server.on('connect', (_req: unknown, socket: Duplex) =>

@@ -3,7 +3,6 @@
 // editor checks. They live here because every package's tests already start this simulator; nothing
 // in the simulator itself imports this file.
 // The server is loaded only by startShop(): jest's global set-ups import freePort() from here.
-import { createServer } from 'node:net';
 import type { ProductCreateRequest } from '@selling-kit/api-client/core';
 import type { RunningSimulator, StartSimulatorOptions } from './index.ts';
 import type { SimulatorConfigOverrides } from './config.ts';
@@ -25,19 +24,7 @@ export const CHROMIUM_ARGS = [
   '--disable-dev-shm-usage',
 ];
 
-/** A port free on 127.0.0.1 right now (nothing holds it: another process may still take it first). */
-export async function freePort(): Promise<number> {
-  return await new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from './free-port.ts';
 
 /**
  * A create body every rule accepts (manual national shipping, one picture that is never fetched when

@@ -20,6 +20,7 @@ import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { addShop } from '@selling-kit/simulator/testing';
 import { createListing } from '../../simulator/src/domain/products.ts';
 import { createWorker } from '../src/worker.ts';
+import { feedPolicy } from '../src/activities/feed-policy.ts';
 import { createLocalJobStore } from '../src/stores/job-store-local.ts';
 import { markAsSold, startBulkJob } from '../src/client.ts';
 import { saleWorkflowId } from '../src/workflows/sale.ts';
@@ -146,6 +147,7 @@ export async function run(
     taskQueue,
     credentials: (ref) => keys.get(ref),
     jobStore,
+    feedPolicy: feedPolicy({ roots: [dir] }), // the bench's feed files
   });
   const running = worker.run();
   const results: Record<string, unknown>[] = [];

@@ -15,6 +15,7 @@ import { startSimulator } from '@selling-kit/simulator';
 import { addShop, validListing } from '@selling-kit/simulator/testing';
 import { createListing } from '../../simulator/src/domain/products.ts';
 import { createWorker } from '../src/worker.ts';
+import { feedPolicy } from '../src/activities/feed-policy.ts';
 import { createLocalJobStore } from '../src/stores/job-store-local.ts';
 import { cancelJob, markAsSold, startBulkJob } from '../src/client.ts';
 import { DEFAULT_ALLOWANCES } from '../src/workflows/pacing.ts';
@@ -43,6 +44,7 @@ export async function run(
     taskQueue,
     credentials: (ref) => (ref === shop.credentialRef ? credential : undefined),
     jobStore: createLocalJobStore(join(dir, 'jobs')),
+    feedPolicy: feedPolicy({ roots: [dir] }), // the bench's feed files
   });
   const running = worker.run();
   try {

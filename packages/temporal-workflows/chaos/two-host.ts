@@ -166,11 +166,10 @@ export async function runTwoHost(over: Partial<TwoHostOptions> = {}): Promise<Tw
     cluster = await startTemporalCluster();
     clusterStartS = (Date.now() - started) / 1000;
     note(`PostgreSQL, Temporal server ${cluster.address} and namespace up in ${clusterStartS.toFixed(1)} s`);
-    // Workers on several hosts share PostgreSQL: the token store (compose's setting) and the job store,
-    // each in a database of its own.
-    await cluster.pg.query('postgres', 'CREATE DATABASE selling_kit');
-    await cluster.pg.query('postgres', 'CREATE DATABASE selling_kit_jobs');
-    const pgJobStore = cluster.pg.url('selling_kit_jobs');
+    // Workers on several hosts share PostgreSQL: the token store (compose's setting) and the job store.
+    // Both in the selling_kit database, as its own role (made by the cluster's set-up,
+    // deploy/postgres/init-roles.sh, as compose's worker uses it): never the superuser.
+    const pgJobStore = cluster.roles.stores.url();
 
     const logged = await startLoggedSimulator({
       timeScale: o.scale,
@@ -190,7 +189,7 @@ export async function runTwoHost(over: Partial<TwoHostOptions> = {}): Promise<Tw
     // same for both hosts; what differs per host is the disk under HOME, TMPDIR and a local store.
     // The credentials file and the feeds stay in the shared run folder: read-only inputs, as a
     // deployment mounts its secrets and serves its feeds.
-    const service = workerServiceEnv(dir, cluster.address, cluster.pg.url('selling_kit'));
+    const service = workerServiceEnv(dir, cluster.address, cluster.roles.stores.url());
     const workerEnv = (jobStore: string): NodeJS.ProcessEnv => ({
       PATH: process.env.PATH,
       HOME: disk.home,
@@ -198,6 +197,8 @@ export async function runTwoHost(over: Partial<TwoHostOptions> = {}): Promise<Tw
       ...service,
       SELLING_KIT_HOME: join(disk.home, '.selling-kit'),
       [JOB_STORE_ENV]: jobStore,
+      // The scenario's feed files (written in the run folder).
+      SELLING_KIT_FEED_ROOTS: dir,
     });
     const taskQueue = service.SELLING_KIT_TASK_QUEUE!;
     const credentials: Record<string, { baseUrl: string; apiKey: string }> = {};

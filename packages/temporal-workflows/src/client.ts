@@ -22,6 +22,8 @@ import {
   inlineFeedBytes,
   inlineFeedProblem,
   INLINE_FEED_MAX_ENCODED_BYTES,
+  jobIdsProblem,
+  saleTaskQueue,
   saleWorkflowId,
   sellerAuthWorkflowId,
   shopWorkflowId,
@@ -39,6 +41,13 @@ export async function startBulkJob(
   input: StartJobInput,
   taskQueue = DEFAULT_TASK_QUEUE,
 ): Promise<WorkflowHandle<typeof bulkListingWorkflow | typeof multiShopJobWorkflow>> {
+  // The contract's id rule, before anything starts (the worker refuses a bad id at start too). A job a
+  // client starts is never a many-shop job's shop: its id is one id, not `<parent>/<shop>`.
+  const idProblemOf = jobIdsProblem({
+    jobId: input.jobId,
+    ...('shops' in input ? { shops: input.shops } : { shop: input.shop }),
+  });
+  if (idProblemOf) throw new Error(idProblemOf);
   // An inline feed too large for Temporal's payloads is refused here, before anything starts.
   const feeds = 'shops' in input ? [input.feed, ...input.shops.map((s) => s.feed)] : [input.feed];
   for (const feed of feeds) {
@@ -124,7 +133,7 @@ export async function markAsSold(
 ): Promise<SaleResult> {
   try {
     return await client.workflow.execute(saleWorkflow, {
-      taskQueue,
+      taskQueue: saleTaskQueue(taskQueue),
       workflowId: saleWorkflowId(input.shop.shopId, input.ref),
       args: [input],
       workflowIdConflictPolicy: 'USE_EXISTING',

@@ -9,16 +9,32 @@
 // 2^32 payloads per key (the limit of random 96-bit IVs). Every key is also found by its fingerprint, so
 // a client that knows only the bare key (the n8n nodes) writes ids any ring holding that key resolves.
 //
-// Each key of the ring is never used as is: HKDF derives one key for the codec (`codec`) and one for the
-// token store (`token-store`). Compatibility: payloads and token files sealed before the derivation (the
+// Each key of the ring is never used as is: HKDF derives one key for the codec (`codec`) and one that
+// signs what the worker writes (`worker-auth`). Compatibility: payloads sealed before the derivation (the
 // raw key; payloads carry the id "selling-kit-1") still open, because opening falls back to the raw key
-// when the derived one does not authenticate. New writes always use the derived keys.
+// when the derived one does not authenticate; token stores sealed under the old `token-store` derivation
+// still open (auth/token-store-key.ts: new writes use the token store's own key).
+//
+// Authentication (auth/payload-auth.ts): every payload names its writer inside the seal, with a MAC. The
+// worker's codec (`verify`) refuses, in place of the payload, what is unsealed, unsigned, signed by a
+// retired or unknown client key, or names a shop the client key does not grant (auth/payload-checks.ts);
+// a client's codec (`AesGcmCodec.forClient`) seals with the derived codec key and signs with its client
+// key, and cannot check the worker's signature (it has no worker-auth key): it opens and strips.
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 // CommonJS: a default import works both under Node's ESM loader and under jest.
 import proto from '@temporalio/proto';
+import {
+  AUTH_ID_FIELD,
+  AUTH_MAC_FIELD,
+  parseClientCredential,
+  payloadMac,
+  WORKER_AUTH_ID,
+  type ClientCredential,
+} from './auth/payload-auth.ts';
+import { PayloadChecks, type ClientAuthMode, type ClientKeyLookup } from './auth/payload-checks.ts';
 
 const { temporal } = proto;
 
@@ -61,7 +77,7 @@ export const keyFingerprint = (key: Buffer): string =>
   createHash('sha256').update(key).digest('hex').slice(0, 8);
 
 /** The key for one purpose, derived from a ring key (HKDF-SHA-256). */
-export const deriveKey = (key: Buffer, purpose: 'codec' | 'token-store'): Buffer =>
+export const deriveKey = (key: Buffer, purpose: 'codec' | 'worker-auth' | 'token-store'): Buffer =>
   Buffer.from(hkdfSync('sha256', key, HKDF_SALT, purpose, 32));
 
 /** A ring of one key (its id: the fingerprint). */
@@ -123,7 +139,10 @@ export function loadCodecKey(
   return parseCodecKeys(readFileSync(keyFile, 'utf8'), keyFile);
 }
 
-/** Keys for the token store: the first seals; all open (derived, then raw: files sealed before HKDF). */
+/**
+ * The token-store keys of the codec ring's derivation (0.4 and before), derived then raw: stores sealed
+ * before the token store had its own key still open with them (auth/token-store-key.ts).
+ */
 export function tokenStoreKeys(ring: CodecKeyring): Buffer[] {
   const ordered = [
     ring.keys.get(ring.currentId)!,
@@ -146,6 +165,23 @@ function open(key: Buffer, data: Buffer): Buffer | undefined {
 }
 
 const bytes = (s: string) => new TextEncoder().encode(s);
+const text = (b: Uint8Array | null | undefined) => (b ? new TextDecoder().decode(b) : undefined);
+
+/** What a codec does on top of sealing: who it signs as, and (the worker's) checks on decode. */
+export interface CodecAuthOptions {
+  /**
+   * The worker's checks (default true): refuse unsealed, unsigned, badly signed, retired or out-of-scope
+   * payloads (a refusal value in their place, see contract.ts refusedInput). The operator's CLI reads
+   * with `verify: false`: it opens and strips, as a client does.
+   */
+  verify?: boolean;
+  /** The client keyring (auth/client-keys.ts watchedClientKeys); none: only `worker` signatures pass. */
+  clientKeys?: ClientKeyLookup;
+  /** SELLING_KIT_CLIENT_AUTH: `migrate` accepts sealed payloads without a signature (0.4 work in flight). */
+  clientAuth?: ClientAuthMode;
+  /** Where refusals and migration warnings go (default console.warn); never a key or payload content. */
+  warn?: (message: string) => void;
+}
 
 export class AesGcmCodec implements PayloadCodec {
   /** The id written on every payload this codec seals. */
@@ -154,8 +190,10 @@ export class AesGcmCodec implements PayloadCodec {
   /** Per id (and per fingerprint): the keys to try, derived first, then raw. */
   private readonly opening = new Map<string, Buffer[]>();
   private readonly ids: string[];
+  private readonly signer: { id: string; key: Buffer };
+  private readonly checks?: PayloadChecks;
 
-  constructor(keys: CodecKeyring | Buffer) {
+  constructor(keys: CodecKeyring | Buffer, options: CodecAuthOptions = {}) {
     const ring = Buffer.isBuffer(keys) ? keyringOf(keys) : keys;
     const current = ring.keys.get(ring.currentId);
     if (!current)
@@ -173,13 +211,55 @@ export class AesGcmCodec implements PayloadCodec {
       this.opening.set(id, candidates);
       if (!this.opening.has(keyFingerprint(key))) this.opening.set(keyFingerprint(key), candidates);
     }
+    this.signer = { id: WORKER_AUTH_ID, key: deriveKey(current, 'worker-auth') };
+    if (options.verify !== false)
+      this.checks = new PayloadChecks({
+        workerKeys: [...ring.keys.values()].map((k) => deriveKey(k, 'worker-auth')),
+        clientKeys: options.clientKeys ?? (() => undefined),
+        clientAuth: options.clientAuth ?? 'on',
+        warn: options.warn ?? console.warn,
+      });
+  }
+
+  /**
+   * A client's codec from its credential (`skc1.…`, or its parts): seals with the derived codec key under
+   * its id, signs with the client key; opens what the worker wrote without checking its signature.
+   */
+  static forClient(credential: ClientCredential | string, source = 'the client key'): AesGcmCodec {
+    const c = typeof credential === 'string' ? parseClientCredential(credential, source) : credential;
+    const codec = Object.create(AesGcmCodec.prototype) as AesGcmCodec;
+    Object.assign(codec, {
+      keyId: c.codecKeyId,
+      sealing: c.codecKey,
+      opening: new Map([[c.codecKeyId, [c.codecKey]]]),
+      ids: [c.codecKeyId],
+      signer: { id: c.clientId, key: c.clientKey },
+      checks: undefined,
+    });
+    return codec;
+  }
+
+  /** Who this codec signs as: `worker` or a client id. */
+  get signsAs(): string {
+    return this.signer.id;
   }
 
   async encode(payloads: Payload[]): Promise<Payload[]> {
     return payloads.map((payload) => {
+      // Copies: payloads made in the workflow sandbox may hold arrays or another realm's typed arrays.
+      const encoding = Buffer.from(payload.metadata?.encoding ?? []);
+      const data = Buffer.from(payload.data ?? []);
+      const signed: Payload = {
+        ...payload,
+        metadata: {
+          ...payload.metadata,
+          [AUTH_ID_FIELD]: bytes(this.signer.id),
+          [AUTH_MAC_FIELD]: payloadMac(this.signer.key, this.signer.id, encoding, data),
+        },
+      };
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', this.sealing, iv);
-      const plain = temporal.api.common.v1.Payload.encode(payload).finish();
+      const plain = temporal.api.common.v1.Payload.encode(signed).finish();
       const sealed = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
       return { metadata: { encoding: bytes(ENCODING), [KEY_ID_FIELD]: bytes(this.keyId) }, data: sealed };
     });
@@ -187,14 +267,17 @@ export class AesGcmCodec implements PayloadCodec {
 
   async decode(payloads: Payload[]): Promise<Payload[]> {
     return payloads.map((payload) => {
-      const encoding = payload.metadata?.encoding && new TextDecoder().decode(payload.metadata.encoding);
-      if (encoding !== ENCODING || !payload.data) return payload;
-      const idBytes = payload.metadata?.[KEY_ID_FIELD];
-      const id = idBytes ? new TextDecoder().decode(idBytes) : LEGACY_KEY_ID;
+      const encoding = text(payload.metadata?.encoding);
+      if (encoding !== ENCODING || !payload.data) return this.checks?.unsealed() ?? payload;
+      const id = text(payload.metadata?.[KEY_ID_FIELD]) ?? LEGACY_KEY_ID;
       const data = Buffer.from(payload.data);
       for (const key of this.candidates(id)) {
         const plain = open(key, data);
-        if (plain) return temporal.api.common.v1.Payload.decode(plain) as Payload;
+        if (!plain) continue;
+        const inner = temporal.api.common.v1.Payload.decode(plain) as Payload;
+        const { [AUTH_ID_FIELD]: writer, [AUTH_MAC_FIELD]: mac, ...metadata } = inner.metadata ?? {};
+        const opened: Payload = { ...inner, metadata };
+        return this.checks?.check(opened, text(writer), mac ?? undefined) ?? opened;
       }
       throw new Error(
         `a payload sealed with codec key id "${id}" could not be opened: the key under that id is not ` +

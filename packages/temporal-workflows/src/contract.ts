@@ -9,6 +9,13 @@ import type { BulkOperation, ItemRef, ItemResult } from './types.ts';
 export const DEFAULT_TASK_QUEUE = 'selling-kit';
 export const TASK_QUEUE = DEFAULT_TASK_QUEUE;
 
+/**
+ * The sale lane's own task queue beside a worker's queue (`<taskQueue>-sales`): every worker serves both,
+ * so a sale's workflow task never waits in line behind bulk jobs' tasks, and its local request never
+ * waits for a slot they hold.
+ */
+export const saleTaskQueue = (taskQueue: string) => `${taskQueue}-sales`;
+
 // --- Workflow ids ---
 
 const BULK_PREFIX = 'bulk:';
@@ -23,6 +30,49 @@ export const jobIdOfWorkflowId = (workflowId: string): string | undefined =>
   workflowId.startsWith(BULK_PREFIX) && !workflowId.includes('/')
     ? workflowId.slice(BULK_PREFIX.length)
     : undefined;
+
+// --- Ids (one rule for job ids and shop ids: the client checks it before a start, the worker at start) ---
+// An id becomes part of workflow ids, store keys and report file names: never a path separator, never a
+// dot-segment (the first character is a letter or digit), never unbounded.
+
+export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+export const ID_RULE =
+  'letters, digits, ".", "_" and "-", 1 to 128 characters, starting with a letter or digit';
+/** The failure type of a job the worker refuses at start for an id that breaks the rule (non-retryable). */
+export const INVALID_ID = 'InvalidId';
+/**
+ * The patch marker of that check in the bulk workflows: a job started before 0.5 (whose id was never
+ * checked) replays and runs on as it was; every job started since is checked at its start.
+ */
+export const JOB_ID_RULE_PATCH = 'job-id-rule';
+
+/** Why `value` is not a valid `field` (a job id, a shop id), naming the field and the rule; else undefined. */
+export function idProblem(field: string, value: unknown): string | undefined {
+  if (typeof value === 'string' && ID_PATTERN.test(value)) return undefined;
+  const text = typeof value === 'string' ? value : String(value);
+  const shown = JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+  return `${field} ${shown} is not a valid id: ${ID_RULE} (${ID_PATTERN.source})`;
+}
+
+/**
+ * The ids of a bulk job's input (one shop, or many): the job id and every shop id; the first problem, or
+ * undefined. A many-shop job's shop (`child`: started by its parent, which names it) has the id
+ * `shopJobId(parent, shop)`: each of the two parts follows the rule.
+ */
+export function jobIdsProblem(
+  input: { jobId?: string; parentJobId?: string; shop?: { shopId: string }; shops?: { shopId: string }[] },
+  { child = false }: { child?: boolean } = {},
+): string | undefined {
+  const shops = input.shops ?? (input.shop ? [input.shop] : []);
+  for (const shop of shops) {
+    const p = idProblem('shopId', shop?.shopId);
+    if (p) return p;
+  }
+  if (input.jobId === undefined) return undefined;
+  const slash = input.jobId.indexOf('/');
+  if (!child || slash < 0) return idProblem('jobId', input.jobId);
+  return idProblem('jobId', input.jobId.slice(0, slash)) ?? idProblem('shopId', input.jobId.slice(slash + 1));
+}
 
 /**
  * One shop's pacing lane for one rate group. Per task queue: a lane is served by the workers of its
@@ -246,4 +296,73 @@ export interface JobReportPage {
   lines: ReportLine[];
   /** Pass as `cursor` for the next page; absent on the last one. */
   nextCursor?: string;
+}
+
+// --- Refused inputs (the worker's codec, codec.ts; every workflow entry point checks) ---
+// The worker's codec never throws on a payload it will not accept (that would fail the workflow task
+// forever): it hands the workflow this value instead, and the workflow fails, ignores or rejects it.
+
+/** The field of the value a refused payload decodes to: `{ [REFUSED_FIELD]: { code, message } }`. */
+export const REFUSED_FIELD = '$sellingKitRefused';
+export type RefusalCode =
+  'unsealed_input' | 'unauthenticated_input' | 'client_key_retired' | 'shop_not_granted';
+export interface Refusal {
+  code: RefusalCode;
+  message: string;
+}
+
+/** The first refusal among a workflow's (or signal's, update's) arguments, or undefined. */
+export function refusedInput(...values: unknown[]): Refusal | undefined {
+  for (const value of values) {
+    const r =
+      value !== null && typeof value === 'object'
+        ? (value as Record<string, unknown>)[REFUSED_FIELD]
+        : undefined;
+    if (r && typeof r === 'object') {
+      const { code, message } = r as Partial<Refusal>;
+      return { code: code ?? 'unauthenticated_input', message: String(message ?? 'input refused') };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The shops and sellers a value names, anywhere in it: the string (or number) values of the keys
+ * `shopId` and `credentialRef` and the elements of `shopIds` are shops — except an OAuth shop's
+ * `credentialRef` (in an object with `auth: "oauth"`), which names a seller, as `sellerId` does. A client
+ * key may only name what it was issued for (codec.ts checks it before any workflow code sees the value).
+ */
+export function namedShops(value: unknown): { shops: string[]; sellers: string[] } {
+  const shops = new Set<string>();
+  const sellers = new Set<string>();
+  // A name that is neither text nor a number (an object where an id goes) counts as its JSON: no key
+  // short of `*` grants it.
+  const named = (v: unknown) =>
+    typeof v === 'string' || typeof v === 'number'
+      ? String(v)
+      : v === undefined
+        ? undefined
+        : JSON.stringify(v);
+  // Iterative: however deep a value nests, every key is looked at.
+  const pending: unknown[] = [value];
+  while (pending.length) {
+    const v = pending.pop();
+    if (v === null || typeof v !== 'object') continue;
+    if (Array.isArray(v)) {
+      for (const e of v) pending.push(e);
+      continue;
+    }
+    const o = v as Record<string, unknown>;
+    for (const [key, field] of Object.entries(o)) {
+      const name = named(field);
+      if (key === 'shopId' && name !== undefined) shops.add(name);
+      else if (key === 'credentialRef' && name !== undefined)
+        (o.auth === 'oauth' ? sellers : shops).add(name);
+      else if (key === 'sellerId' && name !== undefined) sellers.add(name);
+      else if (key === 'shopIds' && Array.isArray(field)) {
+        for (const e of field) if (named(e) !== undefined) shops.add(named(e)!);
+      } else pending.push(field);
+    }
+  }
+  return { shops: [...shops], sellers: [...sellers] };
 }

@@ -21,6 +21,7 @@ import {
 } from './contract.ts';
 import { jobReportWorkflow } from './workflows/index.ts';
 import type { ItemResult } from './types.ts';
+import { PRIVATE_DIR, PRIVATE_FILE } from './stores/job-store-local.ts';
 
 export interface ReadReportOptions {
   /** The task queue whose workers read it (the job's own; default DEFAULT_TASK_QUEUE). */
@@ -190,9 +191,10 @@ export async function exportReport(
         `-${createHash('sha256').update(shopId!).digest('hex').slice(0, 8)}.ndjson`,
       );
     names.add(path);
-    await mkdir(dirname(path), { recursive: true });
+    // The export is the owner's alone (0700 folders, a 0600 file): it names buyers' items and errors.
+    await mkdir(dirname(path), { recursive: true, mode: PRIVATE_DIR });
     const tmp = `${path}.${randomUUID().slice(0, 8)}.tmp`;
-    const file = { path, tmp, fh: await open(tmp, 'w') };
+    const file = { path, tmp, fh: await open(tmp, 'w', PRIVATE_FILE) };
     files.set(shopId, file);
     return file;
   };

@@ -3,8 +3,10 @@
 //   [{ "demo": "TEE-1", "demo-us": "US-TEE-1" }, { "shop-a": "J-2", "shop-b": "JEANS-2" }]
 // A sale of TEE-1 on "demo" marks US-TEE-1 sold on "demo-us"; shops an entry does not name, and SKUs no
 // entry names, use the same SKU. Read by the worker's activity (re-read when the file changes) and
-// checked by `selling-kit webhooks serve` before it starts.
-import { readFileSync, statSync } from 'node:fs';
+// checked by `selling-kit webhooks serve` before it starts. The path comes with the flow's input, so the
+// worker reads it only inside its feed roots (feed-policy.ts, the same rule as path feeds).
+import { readFileSync } from 'node:fs';
+import { openConfinedFile, type FeedPolicy } from './activities/feed-policy.ts';
 
 export class SkuMapError extends Error {
   readonly code = 'invalid_sku_map';
@@ -69,21 +71,42 @@ export function loadSkuMap(path: string): SkuMap {
   return parseSkuMap(value, `SKU map ${path}`);
 }
 
-/** loadSkuMap, cached per path until the file's modification time or size changes. */
-export function createSkuMapCache(): (path: string) => SkuMap {
+/**
+ * The worker's reader of mapping files: a path inside `policy`'s roots only (else the policy's refusal,
+ * an ApplicationFailure), at most `policy.maxBytes`; cached per path until the file's modification time
+ * or size changes.
+ */
+export function createSkuMapCache(policy: FeedPolicy): (path: string) => Promise<SkuMap> {
   const cache = new Map<string, { stamp: string; map: SkuMap }>();
-  return (path) => {
-    let stamp = '';
+  return async (path) => {
+    let opened;
     try {
-      const s = statSync(path);
-      stamp = `${s.mtimeMs}:${s.size}`;
-    } catch {
-      // loadSkuMap names the problem.
+      opened = await openConfinedFile(policy, path, 'the SKU map');
+    } catch (e) {
+      if (!(e as NodeJS.ErrnoException).code) throw e; // refused by the policy
+      throw new SkuMapError(`SKU map ${path}: cannot be read (${(e as NodeJS.ErrnoException).code})`);
     }
-    const hit = cache.get(path);
-    if (hit && stamp && hit.stamp === stamp) return hit.map;
-    const map = loadSkuMap(path);
-    cache.set(path, { stamp, map });
-    return map;
+    const { file } = opened;
+    try {
+      const s = await file.stat();
+      const stamp = `${s.mtimeMs}:${s.size}`;
+      const hit = cache.get(path);
+      if (hit && hit.stamp === stamp) return hit.map;
+      if (s.size > policy.maxBytes)
+        throw new SkuMapError(`SKU map ${path}: larger than ${policy.maxBytes} bytes`);
+      let value: unknown;
+      try {
+        value = JSON.parse(await file.readFile('utf8'));
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code)
+          throw new SkuMapError(`SKU map ${path}: cannot be read (${(e as NodeJS.ErrnoException).code})`);
+        throw new SkuMapError(`SKU map ${path}: not valid JSON (${(e as Error).message})`);
+      }
+      const map = parseSkuMap(value, `SKU map ${path}`);
+      cache.set(path, { stamp, map });
+      return map;
+    } finally {
+      await file.close();
+    }
   };
 }

@@ -104,8 +104,11 @@ async function breakIfStale(lockPath: string): Promise<void> {
   await rm(aside, { force: true });
 }
 
-/** Takes the store's lock file; resolves to its release. */
-async function lock(lockPath: string): Promise<() => Promise<void>> {
+/**
+ * Takes a lock file (O_EXCL; one whose process died, or stale, is broken); resolves to its release.
+ * `what` names the locked file in the error. Also the CLI's credentials.json lock (one lock, one home).
+ */
+export async function lockFile(lockPath: string, what = 'the token store'): Promise<() => Promise<void>> {
   const id = `${process.pid} ${hostname()} ${randomBytes(8).toString('hex')}`;
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (let wait = 2; ; wait = Math.min(wait * 2, 50)) {
@@ -120,9 +123,7 @@ async function lock(lockPath: string): Promise<() => Promise<void>> {
     }
     await breakIfStale(lockPath);
     if (Date.now() > deadline)
-      throw new Error(
-        `the token store is locked (${lockPath}); delete that file if no worker or CLI is running`,
-      );
+      throw new Error(`${what} is locked (${lockPath}); delete that file if no worker or CLI is running`);
     await delay(wait + Math.random() * wait);
   }
 }
@@ -167,7 +168,7 @@ export function createFileTokenStore(
     refs: () => Object.keys(current()),
     async set(ref, tokens, expectedVersion) {
       await mkdir(dirname(path), { recursive: true });
-      const release = await lock(`${path}.lock`);
+      const release = await lockFile(`${path}.lock`);
       let tmp: string | undefined;
       try {
         cache = undefined; // under the lock, always from disk

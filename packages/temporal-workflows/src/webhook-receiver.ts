@@ -4,7 +4,8 @@
 // workflow — and answers 2xx only once the server has recorded that. Anything that fails before is a
 // 5xx, so the sender delivers again (its retries, then the reconciliation schedule); a duplicate
 // delivery finds the order's workflow and does nothing. A forged or stale signature is a 401 and
-// starts nothing. The signing secret is read per request and never logged or echoed.
+// starts nothing, with one body whatever failed (the reason is logged). The signing secret is read per
+// request and never logged or echoed.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';
@@ -20,6 +21,8 @@ import type { ConnectedShop, LikerOfferSettings } from './sales-types.ts';
 import type { ShopRef } from './types.ts';
 
 export const DEFAULT_WEBHOOK_PATH = '/webhooks';
+/** The body of every 401: the same whatever check failed (the reason is in the log only). */
+export const UNAUTHORIZED = { error: 'unauthorized' } as const;
 /** Larger bodies are refused with 413 before they are read whole (events are a few KiB). */
 export const WEBHOOK_MAX_BODY_BYTES = 1024 * 1024;
 
@@ -142,8 +145,9 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     try {
       event = constructWebhookEvent(raw, req.headers, secret(), { toleranceSec: options.toleranceSec });
     } catch (e) {
+      // One body for every failed check (a forger learns nothing about which); the reason is logged.
       if (e instanceof WebhookVerificationError)
-        return answer(res, { status: 401, action: 'rejected', reason: e.reason }, { error: e.reason });
+        return answer(res, { status: 401, action: 'rejected', reason: e.reason }, UNAUTHORIZED);
       if (e instanceof WebhookPayloadError)
         return answer(res, { status: 400, action: 'rejected', reason: 'payload' }, { error: e.message });
       throw e;

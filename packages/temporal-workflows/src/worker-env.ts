@@ -10,6 +10,14 @@ import { METRICS_ADDRESS_ENV } from './metrics.ts';
 import { TUNING_ENV, workerTuning, type WorkerTuning } from './worker-tuning.ts';
 import { JOB_STORE_ENV } from './stores/job-store.ts';
 import type { Credential, CredentialStore, ShopNames } from './activities/index.ts';
+import { feedPolicyFromEnv, type FeedPolicy } from './activities/feed-policy.ts';
+
+/**
+ * The feed policy's variables (SELLING_KIT_FEED_ROOTS, _HOSTS, _MAX_BYTES, _MAX_RECORD_BYTES, _MAX_ITEMS):
+ * defined beside the policy (activities/feed-policy.ts), which client code loads without this module.
+ */
+export { FEED_POLICY_ENV, FeedPolicyError, feedPolicy } from './activities/feed-policy.ts';
+export type { FeedPolicy } from './activities/feed-policy.ts';
 
 type TuningKey = keyof typeof TUNING_ENV;
 
@@ -42,6 +50,11 @@ export interface WorkerEnvironment {
    * the caller reaches that check.
    */
   tuning(): WorkerTuning;
+  /**
+   * What job feeds and SKU maps the worker reads (FEED_POLICY_ENV), `extra` added (a dev worker's roots,
+   * its loopback exemption). Throws FeedPolicyError naming the variable of a bad value.
+   */
+  feedPolicy(extra?: Partial<FeedPolicy>): FeedPolicy;
 }
 
 export function workerEnvironment(
@@ -68,6 +81,7 @@ export function workerEnvironment(
     keyFile: env.SELLING_KIT_KEY_FILE || join(homedir(), '.selling-kit', 'codec.key'),
     metricsAddress: flags.metricsAddress ?? (env[METRICS_ADDRESS_ENV]?.trim() || undefined),
     tuning,
+    feedPolicy: (extra) => feedPolicyFromEnv(env, extra),
   };
 }
 

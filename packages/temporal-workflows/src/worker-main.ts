@@ -19,6 +19,11 @@
 //   SELLING_KIT_CODEC         "0" turns payload encryption off; on by default (CODEC_DEFAULT, the same as
 //                             `selling-kit worker`): clients must use the same key
 //   SELLING_KIT_CODEC_KEY     the keyring, `id:base64,…` (first seals) or one base64 key (32 bytes), see codec.ts
+//   SELLING_KIT_CLIENT_KEYS   the client keyring (`selling-kit keys issue`), default client-keys.json beside the
+//                             key file; re-read when it changes. Only clients holding a key of it start work
+//   SELLING_KIT_CLIENT_AUTH   "on" (default): unsigned payloads are refused; "migrate": sealed 0.4 payloads pass
+//   SELLING_KIT_TOKEN_STORE_KEY  the token store's own key (base64 of 32 bytes), else
+//   SELLING_KIT_TOKEN_STORE_KEY_FILE (default token-store.key beside the key file); needed with a token store
 //   SELLING_KIT_KEY_FILE      read when SELLING_KIT_CODEC_KEY is empty (default ~/.selling-kit/codec.key);
 //                             this process never creates one (only `selling-kit dev` does, for its local stack)
 //   SELLING_KIT_MAX_CONCURRENT_ACTIVITIES  activities run at once (default: the SDK's, 100)
@@ -28,6 +33,11 @@
 //   (SELLING_KIT_TOKEN_STORE may also be a postgres:// URL: the store shared by hosts, token-store-pg.ts)
 //   SELLING_KIT_METRICS_ADDRESS            host:port of a Prometheus endpoint (`/metrics`); off when unset
 //   SELLING_KIT_TRACING                    `otlp`: OpenTelemetry spans to OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT
+//   SELLING_KIT_FEED_ROOTS    folders (`:`-separated) job feed paths and SKU maps may be in; unset: path feeds
+//                             are refused (n8n jobs send inline feeds). Symlinks are resolved first
+//   SELLING_KIT_FEED_HOSTS    comma-separated hosts feed URLs may name (`.example.com`: and subdomains);
+//                             unset: any public host. Feed URLs are https to public addresses only
+//   SELLING_KIT_FEED_MAX_BYTES / _MAX_RECORD_BYTES / _MAX_ITEMS  a feed's limits (512 MiB, 1 MiB, 1,000,000)
 import { createWorker, stopOnSignals } from './worker.ts';
 import { DEFAULT_TASK_QUEUE } from './contract.ts';
 import { watchedCredentialsFile, workerEnvironment } from './worker-env.ts';
@@ -39,10 +49,17 @@ import {
   loadConnectionConfig,
   type TemporalConnectionConfig,
 } from './connection-config.ts';
-import { AesGcmCodec, CodecKeyError, loadCodecKey, tokenStoreKeys } from './codec.ts';
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { CodecKeyError, loadCodecKey } from './codec.ts';
+import { CODEC_OFF_WARNING, workerAuthSettings, workerCodec } from './auth/worker-auth.ts';
+import { ClientAuthSettingError } from './auth/payload-checks.ts';
+import { ClientKeysError } from './auth/client-keys.ts';
+import { loadTokenStoreKey, tokenStoreKeyring } from './auth/token-store-key.ts';
 import { openTokenStore } from './token-store-open.ts';
 import { JOB_RETENTION_ENV, jobRetentionDays, openJobStore } from './stores/open-job-store.ts';
 import { TuningError, type WorkerTuning } from './worker-tuning.ts';
+import { describeFeedPolicy, FeedPolicyError, type FeedPolicy } from './activities/feed-policy.ts';
 import { installMetrics } from './metrics.ts';
 import { tracingFromEnv } from './tracing.ts';
 import type { CredentialStore, ShopNames } from './activities/index.ts';
@@ -67,18 +84,51 @@ if (!file && !settings.tokenStore)
   fail('set SELLING_KIT_CREDENTIALS (API keys) and/or SELLING_KIT_TOKEN_STORE (OAuth sellers)');
 const encrypt = settings.codec;
 let keys: ReturnType<typeof loadCodecKey> | undefined;
+let tokenKeys: Buffer[] = [];
+let codec: ReturnType<typeof workerCodec> | undefined;
+const known = (e: unknown) =>
+  [CodecKeyError, ClientAuthSettingError, ClientKeysError].some((type) => e instanceof type);
 try {
-  if (encrypt || settings.tokenStore) keys = loadCodecKey(settings.keyFile);
+  const auth = workerAuthSettings(env, dirname(settings.keyFile));
+  try {
+    if (encrypt) keys = loadCodecKey(settings.keyFile);
+    // Refuses unsealed, unsigned and out-of-scope input (auth/payload-checks.ts).
+    if (keys) codec = workerCodec(keys, auth);
+  } catch (e) {
+    if (!known(e) || !encrypt) throw e;
+    throw new CodecKeyError(
+      'codec_key_missing',
+      `${(e as Error).message} (payload encryption is on: SELLING_KIT_CODEC=0 turns it off)`,
+    );
+  }
+  // The token store's own key (never the codec's); the codec ring, when there, opens stores sealed by 0.4.
+  if (settings.tokenStore) {
+    const legacy =
+      keys ??
+      (existsSync(settings.keyFile) || env.SELLING_KIT_CODEC_KEY
+        ? loadCodecKey(settings.keyFile)
+        : undefined);
+    tokenKeys = tokenStoreKeyring(loadTokenStoreKey(auth.tokenStoreKeyFile), legacy);
+  }
 } catch (e) {
-  if (!(e instanceof CodecKeyError)) throw e;
-  fail(`${e.message}${encrypt ? ' (payload encryption is on: SELLING_KIT_CODEC=0 turns it off)' : ''}`);
+  if (!known(e)) throw e;
+  fail((e as Error).message);
 }
+if (!encrypt) console.warn(CODEC_OFF_WARNING);
 let options: WorkerTuning;
 try {
   options = settings.tuning();
 } catch (e) {
   if (!(e instanceof TuningError)) throw e;
   options = fail(e.message);
+}
+// What job feeds and SKU maps this worker reads: its own setting (SELLING_KIT_FEED_ROOTS, …), never the job's.
+let feedPolicy: FeedPolicy;
+try {
+  feedPolicy = settings.feedPolicy();
+} catch (e) {
+  if (!(e instanceof FeedPolicyError)) throw e;
+  feedPolicy = fail(e.message);
 }
 let credentials: CredentialStore = () => undefined;
 let shopNames: ShopNames = () => [];
@@ -97,7 +147,7 @@ if (metricsAddress) {
   }
 }
 // A file (one host) or a postgres:// URL (several hosts): token-store-open.ts.
-const tokens = settings.tokenStore ? openTokenStore(settings.tokenStore, tokenStoreKeys(keys!)) : undefined;
+const tokens = settings.tokenStore ? openTokenStore(settings.tokenStore, tokenKeys) : undefined;
 let retentionDays: number;
 try {
   retentionDays = jobRetentionDays(env[JOB_RETENTION_ENV]);
@@ -126,7 +176,8 @@ try {
     tokens,
     jobStore,
     jobRetentionDays: retentionDays,
-    codec: encrypt ? new AesGcmCodec(keys!) : undefined,
+    feedPolicy,
+    codec,
     ...options,
   });
 } catch (e) {
@@ -140,6 +191,7 @@ stopOnSignals(worker, (signal) =>
 );
 if (metricsAddress) console.log(`metrics on http://${metricsAddress}/metrics`);
 console.log(`job store: ${jobStore.kind} ${jobStore.location} (jobs kept ${retentionDays} days)`);
+console.log(describeFeedPolicy(feedPolicy));
 console.log(
   `worker ready on ${describeConnection(temporal)}, task queue ${settings.taskQueue ?? DEFAULT_TASK_QUEUE}`,
 );

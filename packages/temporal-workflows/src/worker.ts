@@ -1,6 +1,7 @@
 // The worker: workflow code bundled from ./workflows, activities with their dependencies injected, the
 // data converter (codec + failure converter) shared with clients, the job store (migrated at start), and
 // a shutdown that lets in-flight work finish.
+import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   bundleWorkflowCode,
@@ -14,7 +15,7 @@ import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import { createActivities, type ActivityDeps, type ShopDirectoryDeps } from './activities/index.ts';
 import { dataConverter, failureConverterPath } from './data-converter.ts';
 import { dropSpans, TRACING_WORKFLOW_MODULE, type Tracing } from './tracing.ts';
-import { DEFAULT_TASK_QUEUE } from './contract.ts';
+import { DEFAULT_TASK_QUEUE, saleTaskQueue } from './contract.ts';
 import type { JobStore } from './stores/job-store.ts';
 import { openJobStore } from './stores/open-job-store.ts';
 import { ensureJobRetentionSchedule } from './schedules.ts';
@@ -77,7 +78,11 @@ export interface WorkerOptions extends Omit<ActivityDeps, 'jobStore'>, ShopDirec
  */
 export const workflowCode: Pick<TemporalWorkerOptions, 'workflowsPath' | 'bundlerOptions' | 'interceptors'> =
   {
-    workflowsPath: fileURLToPath(new URL('./workflows/index.ts', import.meta.url)),
+    // Beside this module: src/workflows/index.ts in the repository, dist/workflows/index.js when installed
+    // (Temporal's bundler does not load TypeScript from node_modules).
+    workflowsPath: fileURLToPath(
+      new URL(`./workflows/index${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+    ),
     interceptors: { workflowModules: [TRACING_WORKFLOW_MODULE] },
     bundlerOptions: {
       // Workflow sources import siblings with their `.ts` extension (Node type stripping).
@@ -111,7 +116,7 @@ export const workflowBundle = onceSucceeded(() =>
 );
 
 export async function createWorker(options: WorkerOptions): Promise<{
-  worker: Worker;
+  worker: KitWorker;
   connection: NativeConnection;
   /** The job store its activities use (`kind` and `location` say which, without secrets). */
   jobStore: JobStore;
@@ -166,13 +171,14 @@ export async function createWorker(options: WorkerOptions): Promise<{
     throw e;
   }
   const closers: (() => Promise<void>)[] = [];
-  const worker = await Worker.create({
+  const mainActivities = createActivities({ temporal, taskQueue, ...options, jobStore, closers });
+  const mainWorker = await Worker.create({
     connection,
     namespace: options.namespace ?? 'default',
     taskQueue,
     workflowBundle: await workflowBundle(),
     ...(options.tracing?.workerOptions() ?? { sinks: dropSpans }),
-    activities: createActivities({ temporal, taskQueue, ...options, jobStore, closers }),
+    activities: mainActivities,
     dataConverter: converter,
     maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions,
     maxCachedWorkflows: options.maxCachedWorkflows,
@@ -183,6 +189,21 @@ export async function createWorker(options: WorkerOptions): Promise<{
     // answered is at most a second old.
     maxHeartbeatThrottleInterval: '1s',
   });
+  // The sale lane's queue, served by a second worker on the same connection, bundle and activities: a
+  // sale's task gets a poller and a workflow thread of its own while bulk jobs keep the main queue busy.
+  const saleWorker = await Worker.create({
+    connection,
+    namespace: options.namespace ?? 'default',
+    taskQueue: saleTaskQueue(taskQueue),
+    workflowBundle: await workflowBundle(),
+    ...(options.tracing?.workerOptions() ?? { sinks: dropSpans }),
+    activities: mainActivities,
+    dataConverter: converter,
+    maxCachedWorkflows: SALE_WORKER_CACHED_WORKFLOWS,
+    shutdownGraceTime: options.shutdownGraceTime ?? SHUTDOWN_GRACE_TIME,
+    shutdownForceTime: options.shutdownForceTime,
+    maxHeartbeatThrottleInterval: '1s',
+  });
   const close = async () => {
     for (const c of closers) await c();
     await clientConnection.close();
@@ -190,7 +211,47 @@ export async function createWorker(options: WorkerOptions): Promise<{
     await closeStore();
     await options.tracing?.flush(); // spans still queued leave before the process does
   };
-  return { worker, connection, jobStore, close };
+  return { worker: bothWorkers(mainWorker, saleWorker), connection, jobStore, close };
+}
+
+/** A sale keeps few workflows in memory: each is one or two tasks long. */
+const SALE_WORKER_CACHED_WORKFLOWS = 100;
+
+/** What callers do with a kit worker: run it, stop it, ask its state, read its options. */
+export interface KitWorker {
+  run(): Promise<void>;
+  shutdown(): void;
+  getState(): ReturnType<Worker['getState']>;
+  readonly options: Worker['options'];
+}
+
+/**
+ * The main queue's worker and the sale lane's, run and stopped as one: `run` settles when both have
+ * stopped (and fails if either fails, after stopping the other).
+ */
+function bothWorkers(main: Worker, sales: Worker): KitWorker {
+  const stop = (w: Worker) => {
+    if (w.getState() === 'RUNNING') w.shutdown();
+  };
+  return {
+    options: main.options,
+    getState: () => main.getState(),
+    shutdown() {
+      stop(main);
+      stop(sales);
+    },
+    async run() {
+      const runs = [main, sales].map((w) =>
+        w.run().catch((e: unknown) => {
+          stop(main);
+          stop(sales);
+          throw e;
+        }),
+      );
+      const failed = (await Promise.allSettled(runs)).find((r) => r.status === 'rejected');
+      if (failed) throw failed.reason;
+    },
+  };
 }
 
 /**
@@ -199,7 +260,7 @@ export async function createWorker(options: WorkerOptions): Promise<{
  * without this listener a second signal would kill the process mid-drain, and an unguarded
  * `worker.shutdown()` would throw IllegalStateError. Returns the function that removes the listeners.
  */
-export function stopOnSignals(worker: Worker, onRepeat?: (signal: NodeJS.Signals) => void): () => void {
+export function stopOnSignals(worker: KitWorker, onRepeat?: (signal: NodeJS.Signals) => void): () => void {
   const signals: NodeJS.Signals[] = ['SIGINT', 'SIGTERM'];
   const stop = (signal: NodeJS.Signals) => {
     if (worker.getState() === 'RUNNING') worker.shutdown();

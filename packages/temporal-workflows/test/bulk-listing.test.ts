@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, Runtime, type Worker } from '@temporalio/worker';
+import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { addShop, validListing } from '@selling-kit/simulator/testing';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Worker as TemporalWorker } from '@temporalio/worker';
-import { createWorker, workflowCode } from '../src/worker.ts';
+import { createWorker, workflowCode, type KitWorker } from '../src/worker.ts';
 import {
   sellerAuthWorkflow,
   sellerAuthWorkflowId,
@@ -36,12 +36,13 @@ import type { BulkJobInput } from '../src/types.ts';
 import { FEED_HEADER, feedRow } from '../src/testing.ts';
 import { okOf, reportOf, waitFor } from './helpers.ts';
 import { createLocalJobStore } from '../src/stores/job-store-local.ts';
+import { TEST_FEED_POLICY } from './feed-files.ts';
 
 const TIME_SCALE = 10; // the simulator's 10 s create window lasts 1 real second
 const taskQueue = `bulk-test-${randomUUID()}`;
 let sim: RunningSimulator;
 let sellerId: number;
-let worker: Worker;
+let worker: KitWorker;
 let closeWorker: () => Promise<void>;
 let running: Promise<void>;
 let connection: Connection;
@@ -61,6 +62,7 @@ beforeAll(async () => {
     address: process.env.TEMPORAL_TEST_ADDRESS!,
     taskQueue,
     jobStore,
+    feedPolicy: TEST_FEED_POLICY,
     credentials: (ref) => (ref === 'shop-1' ? { baseUrl: sim.url, apiKey: key } : undefined),
   }));
   running = worker.run();
@@ -291,6 +293,7 @@ describe('payload codec: no plaintext in history', () => {
       address: process.env.TEMPORAL_TEST_ADDRESS!,
       taskQueue: queue,
       jobStore,
+      feedPolicy: TEST_FEED_POLICY,
       codec,
       credentials: (ref) =>
         ref === 'shop-1' ? { baseUrl: sim.url, apiKey: [...sim.world.apiKeys.keys()][0]! } : undefined,
@@ -353,6 +356,7 @@ describe('crash safety and determinism', () => {
         SELLING_KIT_CREDENTIALS: credentialsFile,
         SELLING_KIT_CODEC: '0', // this file's client does not encrypt
         SELLING_KIT_JOB_STORE: storeDir, // the store of this file's other workers
+        SELLING_KIT_FEED_ROOTS: dir, // this file's feeds
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
@@ -492,6 +496,7 @@ describe('per-seller token refresh', () => {
       address: process.env.TEMPORAL_TEST_ADDRESS!,
       taskQueue: queue,
       jobStore,
+      feedPolicy: TEST_FEED_POLICY,
       credentials: () => undefined,
       tokens: {
         get: (ref) => store.get(ref),

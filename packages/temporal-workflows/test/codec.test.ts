@@ -83,8 +83,16 @@ describe('keyring', () => {
   it('histories sealed before the keyring (raw key, id "selling-kit-1") still decode', async () => {
     const legacy = legacySeal(oldKey, payload('{"legacy":true}'));
     for (const ring of [b64(oldKey), `k2:${b64(newKey)},k1:${b64(oldKey)}`]) {
-      const [opened] = await new AesGcmCodec(parseCodecKeys(ring, 'test')).decode([legacy]);
-      expect(text(opened!.data)).toBe('{"legacy":true}');
+      // Read by the operator (no worker checks), or drained by a worker in migration mode: they open.
+      for (const options of [{ verify: false }, { clientAuth: 'migrate' as const, warn: () => {} }]) {
+        const [opened] = await new AesGcmCodec(parseCodecKeys(ring, 'test'), options).decode([legacy]);
+        expect(text(opened!.data)).toBe('{"legacy":true}');
+      }
+      // A worker with client auth on: the unsigned payload is refused in its place (auth-codec.test.ts).
+      const [refused] = await new AesGcmCodec(parseCodecKeys(ring, 'test'), { warn: () => {} }).decode([
+        legacy,
+      ]);
+      expect(text(refused!.data)).toContain('"code":"unauthenticated_input"');
     }
     await expect(new AesGcmCodec(parseCodecKeys(b64(newKey), 'test')).decode([legacy])).rejects.toThrow(
       /could not be opened/,

@@ -83,6 +83,18 @@ function buildProblems(doc: ComposeFile): string[] {
   return problems;
 }
 
+/**
+ * Folders deploy/tls/make-certs.sh makes (git-ignored: they hold keys): `server` and one per client of
+ * its default CLIENTS list. Mounting one of them is fine although a fresh clone has none.
+ */
+const GENERATED_CERT_FOLDERS = new Set([
+  'server',
+  ...(/CLIENTS="\$\{CLIENTS-([\w ]+)\}"/.exec(read('deploy/tls/make-certs.sh'))?.[1]?.split(' ') ?? []),
+]);
+const generated = (source: string) =>
+  source.startsWith('./deploy/tls/certs/') &&
+  GENERATED_CERT_FOLDERS.has(source.slice('./deploy/tls/certs/'.length));
+
 /** Host side of each mount: bind mounts must exist in the repo, named volumes must be declared. */
 function mountProblems(doc: ComposeFile): string[] {
   const problems: string[] = [];
@@ -95,7 +107,8 @@ function mountProblems(doc: ComposeFile): string[] {
       if (/^[.~/]/.test(source)) {
         if (source.startsWith('~') || source.startsWith('/'))
           problems.push(`${name}: ${source} is outside the repository`);
-        else if (!existsSync(join(root, source))) problems.push(`${name}: ${source} does not exist`);
+        else if (!existsSync(join(root, source)) && !generated(source))
+          problems.push(`${name}: ${source} does not exist`);
       } else if (!named.has(source)) problems.push(`${name}: named volume ${source} is not declared`);
     }
   }
@@ -209,7 +222,9 @@ function envFileProblems(doc: ComposeFile): string[] {
         problems.push((e as Error).message);
       }
       for (const key of Object.keys(values)) {
-        if (secret.test(key)) problems.push(`${file}: ${key} looks like a secret (secrets come from .env)`);
+        // A key file's path (TLS) is not the secret itself.
+        if (secret.test(key) && !values[key]!.startsWith('/'))
+          problems.push(`${file}: ${key} looks like a secret (secrets come from .env)`);
         if (key in own) problems.push(`${name}: ${key} is set in ${file} and in environment (one home)`);
       }
     }
@@ -242,6 +257,8 @@ function overrideProblems(doc: ComposeFile, overrides: Record<string, readonly s
       if (value === undefined) problems.push(`${file}: ${key} (changed natively) is not set`);
       else if (
         !services.has(value.split(':')[0] ?? '') &&
+        // A database URL on a compose service, e.g. postgres://role@postgresql:5432/db.
+        !services.has(/^postgres(?:ql)?:\/\/[^@/]+@([^:/]+)/.exec(value)?.[1] ?? '') &&
         !/^\d+$/.test(value) &&
         value !== '0.0.0.0' &&
         !/^(\/|config\/)/.test(value)
@@ -268,21 +285,36 @@ function agreementProblems(doc: ComposeFile): string[] {
     if (new Set(values).size !== 1 || values[0] === undefined)
       problems.push(`${what} differ: ${values.map((v) => v ?? '(unset)').join(' / ')}`);
   };
-  same('PostgreSQL users (postgresql, temporal-schema, temporal, n8n)', [
-    pgEnv.POSTGRES_USER,
+  // One role per service, as deploy/postgres/init-roles.sh creates them from postgresql.env.
+  const storeUrls = [worker.SELLING_KIT_JOB_STORE, worker.SELLING_KIT_TOKEN_STORE].map((u) =>
+    /^postgres(?:ql)?:\/\/([^@/:]+)@([^:/]+):(\d+)\/(\w+)$/.exec(u ?? ''),
+  );
+  same("Temporal's role (postgresql.env, temporal-schema, temporal)", [
+    pgEnv.TEMPORAL_DB_USER,
     schema.POSTGRES_USER,
     temporal.POSTGRES_USER,
-    n8n.DB_POSTGRESDB_USER,
   ]);
-  same("n8n's database (created by postgresql, used by n8n)", [
-    pgEnv.POSTGRES_DB,
-    n8n.DB_POSTGRESDB_DATABASE,
+  same("Temporal's databases (postgresql.env, temporal-schema, temporal)", [
+    pgEnv.TEMPORAL_DB_NAMES,
+    [schema.DBNAME, schema.VISIBILITY_DBNAME].join(','),
+    [temporal.DBNAME, temporal.VISIBILITY_DBNAME].join(','),
+  ]);
+  same("n8n's role (postgresql.env, n8n)", [pgEnv.N8N_DB_USER, n8n.DB_POSTGRESDB_USER]);
+  same("n8n's database (postgresql.env, n8n)", [pgEnv.N8N_DB_NAME, n8n.DB_POSTGRESDB_DATABASE]);
+  same("the stores' role (postgresql.env, the worker's job store and token store URLs)", [
+    pgEnv.SELLING_KIT_DB_USER,
+    ...storeUrls.map((m) => m?.[1]),
+  ]);
+  same("the stores' database (postgresql.env, the worker's job store and token store URLs)", [
+    pgEnv.SELLING_KIT_DB_NAME,
+    ...storeUrls.map((m) => m?.[4]),
   ]);
   same('PostgreSQL hosts (the postgresql service)', [
     'postgresql',
     schema.POSTGRES_SEEDS,
     temporal.POSTGRES_SEEDS,
     n8n.DB_POSTGRESDB_HOST,
+    ...storeUrls.map((m) => m?.[2]),
   ]);
   same('persistence of the schema set-up and the server', [
     [schema.DB, schema.DBNAME, schema.VISIBILITY_DBNAME].join(' '),
@@ -484,14 +516,14 @@ describe('the compose checks fail on broken files', () => {
 
   test('agreement: a user, a port, a version, the attributes and the stop time that drifted', () => {
     const doc = base();
-    (doc.services.n8n.environment as Record<string, string>).DB_POSTGRESDB_USER = 'n8n';
+    (doc.services.n8n.environment as Record<string, string>).DB_POSTGRESDB_USER = 'postgres';
     doc.services.temporal.ports = ['127.0.0.1:7233:7234'];
     doc.services['temporal-namespace']!.image = 'temporalio/admin-tools:1.30.0';
     doc.services['temporal-namespace']!.env_file = [];
     doc.services.worker.stop_grace_period = '20s';
     const problems = agreementProblems(doc).map((p) => p.split(' differ')[0]);
     expect(problems).toEqual([
-      'PostgreSQL users (postgresql, temporal-schema, temporal, n8n)',
+      "n8n's role (postgresql.env, n8n)",
       "the frontend port (server, its published port, clients' address)",
       'the namespace (set up, used by the worker: "default")',
       'search attributes (namespace set-up, src/search-attributes.ts)',

@@ -261,6 +261,7 @@ describe('durable bulk jobs', () => {
             SELLING_KIT_CREDENTIALS: credentials,
             SELLING_KIT_CODEC: '0', // this file's client does not encrypt (encryption is on by default)
             SELLING_KIT_JOB_STORE: env.storeDir, // the store the test reads reports from
+            SELLING_KIT_FEED_ROOTS: env.dir, // the test's feeds
           },
           stdio: ['ignore', 'pipe', 'inherit'],
         },

@@ -9,7 +9,16 @@ import { join } from 'node:path';
 import { asyncLocalStorage, Context, type Info } from '@temporalio/activity';
 import type { ApplicationFailure } from '@temporalio/common';
 import type { JobRef, JobStore } from '../src/stores/job-store.ts';
+import { feedPolicy } from '../src/activities/feed-policy.ts';
 import { createLocalJobStore } from '../src/stores/job-store-local.ts';
+
+/**
+ * The feed policy of these tests' reads: feeds are files in the system's temporary folder (feedFile) or
+ * on a local test server (plain http on 127.0.0.1, as a dev worker allows).
+ */
+export const TEST_FEED_POLICY = feedPolicy({ roots: [tmpdir()], allowLoopbackHttp: true });
+/** Snapshot options with that policy. */
+export const testFeed = { policy: TEST_FEED_POLICY };
 
 /** The header of a CSV feed of the five basic columns. */
 export const BASIC_HEADER = 'sku,description,price_amount,price_currency,quantity';

@@ -10,9 +10,9 @@ import { jsonArrayItems } from '../src/activities/json-array.ts';
 import { readSnapshotRecords, takeSnapshot } from '../src/activities/snapshot.ts';
 import { jobFolderName } from '../src/stores/job-store-local.ts';
 import type { BulkOperation, FeedFormat, FeedSnapshot } from '../src/types.ts';
-import { basicCsv, failure, feedFile, newJob, tempStore } from './feed-files.ts';
+import { basicCsv, failure, feedFile, newJob, tempStore, testFeed } from './feed-files.ts';
 
-const EXAMPLE = new URL('../../../examples/listings.csv', import.meta.url);
+const EXAMPLE = new URL('../../cli/examples/listings.csv', import.meta.url);
 
 /** One store for the file's snapshots (each its own job). */
 const store = tempStore();
@@ -25,7 +25,7 @@ const records = (s: FeedSnapshot, from: number, to: number) => readSnapshotRecor
 /** A feed file with `content`, snapshotted for a job of its own. */
 async function snapshot(content: string | Buffer, format: FeedFormat, name = `feed.${format}`) {
   const { path } = feedFile(content, name);
-  return takeSnapshot({ path, format }, store, newJob());
+  return takeSnapshot({ path, format }, store, newJob(), testFeed);
 }
 
 const csv = (lines: string[]) => snapshot(basicCsv(lines), 'csv');

@@ -16,6 +16,7 @@ import { createWorker, type WorkerOptions } from '../src/worker.ts';
 import type { BulkJobInput, ItemResult } from '../src/types.ts';
 import type { JobKey, JobRecord, JobStore } from '../src/stores/job-store.ts';
 import { createLocalJobStore } from '../src/stores/job-store-local.ts';
+import { TEST_FEED_POLICY } from './feed-files.ts';
 
 export const TIME_SCALE = 10; // the simulator's 10 s create window lasts 1 real second
 
@@ -61,6 +62,8 @@ export async function startEnv(name: string, over: Partial<WorkerOptions> = {}):
       taskQueue,
       credentials: (ref) => keys.get(ref),
       jobStore: store,
+      // Feeds are files in the system's temporary folder or on local test servers (feed-files.ts).
+      feedPolicy: TEST_FEED_POLICY,
       ...over,
       ...o,
     });

@@ -20,6 +20,7 @@ import { INLINE_FEED_MAX_BYTES as EXPORTED_LIMIT } from '../src/index.ts';
 import { HEADER, job, products, row, useTestEnv } from './helpers.ts';
 import { createLocalJobStore } from '../src/stores/job-store-local.ts';
 import { shopRefs, startShopsJob } from './many-shop-jobs.ts';
+import { testFeed } from './feed-files.ts';
 
 /** A job store of its own (a local folder) for the snapshot tests, and a new job's key in it. */
 const store = createLocalJobStore(join(mkdtempSync(join(tmpdir(), 'sk-inline-')), 'jobs'));
@@ -47,7 +48,12 @@ const ndjson = (items: unknown[]) => items.map((i) => JSON.stringify(i)).join('\
 describe('inline feeds: the snapshot', () => {
   it('takes CSV text from the input, with the same rows a file would give', async () => {
     const content = [HEADER, row('IN-1'), row('IN-2', 1)].join('\n') + '\n';
-    const s = await takeSnapshot({ path: 'n8n:binary:feed.csv', format: 'csv', content }, store, newJob());
+    const s = await takeSnapshot(
+      { path: 'n8n:binary:feed.csv', format: 'csv', content },
+      store,
+      newJob(),
+      testFeed,
+    );
     expect(s).toMatchObject({ source: 'n8n:binary:feed.csv', format: 'csv', total: 2 });
     const [first] = await readSnapshotRecords(store, s, 0, 1);
     expect(first).toMatchObject({
@@ -70,6 +76,7 @@ describe('inline feeds: the snapshot', () => {
       { path: 'n8n:input-items (2)', format: 'ndjson', content, cells: true },
       store,
       newJob(),
+      testFeed,
     );
     const [sheet, typed] = await readSnapshotRecords(store, s, 0, 2);
     expect(sheet).toEqual({
@@ -93,7 +100,7 @@ describe('inline feeds: the snapshot', () => {
       address: { country_code: 'FR' },
     });
     // Without `cells` the records are request bodies as they are.
-    const raw = await takeSnapshot({ path: 'x', format: 'ndjson', content }, store, newJob());
+    const raw = await takeSnapshot({ path: 'x', format: 'ndjson', content }, store, newJob(), testFeed);
     expect((await readSnapshotRecords(store, raw, 0, 1))[0]).toMatchObject({
       quantity: '1',
       country_code: 'GB',
@@ -108,6 +115,7 @@ describe('inline feeds: the snapshot', () => {
       { path: 'n8n:input-items (1)', format: 'ndjson', content },
       store,
       newJob(),
+      testFeed,
     ).catch((e: unknown) => e)) as ApplicationFailure;
     expect(error.type).toBe('FeedUnreadable');
     expect(error.nonRetryable).toBe(true);
@@ -117,7 +125,7 @@ describe('inline feeds: the snapshot', () => {
     // At the limit exactly it is taken (a JSON array of one long string is one item).
     const fits = JSON.stringify(['y'.repeat(INLINE_FEED_MAX_BYTES - 4)]);
     expect(Buffer.byteLength(fits)).toBe(INLINE_FEED_MAX_BYTES);
-    const s = await takeSnapshot({ path: 'x', format: 'json', content: fits }, store, newJob());
+    const s = await takeSnapshot({ path: 'x', format: 'json', content: fits }, store, newJob(), testFeed);
     expect(s.total).toBe(1);
   });
 });

@@ -77,7 +77,11 @@ describe('worker metrics on a Prometheus endpoint', () => {
     writeFileSync(credentials, JSON.stringify({ [shop.ref]: env.keys.get(shop.ref) }));
     const port = await freePort();
     const queue = `${env.taskQueue}-metrics`;
-    worker = spawnWorker({ [METRICS_ADDRESS_ENV]: `127.0.0.1:${port}` }, queue, credentials);
+    worker = spawnWorker(
+      { [METRICS_ADDRESS_ENV]: `127.0.0.1:${port}`, SELLING_KIT_FEED_ROOTS: env.dir },
+      queue,
+      credentials,
+    );
     await worker.ready;
     expect(worker.output()).toContain(`metrics on http://127.0.0.1:${port}/metrics`);
     const scrape = async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).text();

@@ -3,7 +3,7 @@
 // workflow code"), all replayed with the current workflow code as both kinds of worker run it: the plain
 // bundle and the tracing one (OpenTelemetry's workflow interceptors must add no command).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
@@ -13,8 +13,16 @@ import { workflowBundle } from '../src/worker.ts';
 import { dropSpans } from '../src/tracing.ts';
 
 export const HISTORIES_DIR = fileURLToPath(new URL('./histories/', import.meta.url));
-/** The release whose histories UPDATE_HISTORIES=1 adds. */
-export const RELEASE = '0.4';
+/**
+ * The release whose histories UPDATE_HISTORIES=1 adds: the packages' `major.minor` (they move together,
+ * scripts/version.ts), so a minor release records a new set and a patch release replays the same one.
+ */
+export const RELEASE = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version
+  .split('.')
+  .slice(0, 2)
+  .join('.');
 
 export interface NamedHistory {
   name: string;

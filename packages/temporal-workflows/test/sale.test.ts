@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import proto from '@temporalio/proto';
 import { markAsSold } from '../src/client.ts';
+import { saleTaskQueue } from '../src/contract.ts';
 import { saleWorkflowId } from '../src/workflows/sale.ts';
 import { addFault, admin, listDirectly, useTestEnv } from './helpers.ts';
 
@@ -44,6 +45,16 @@ it('a sale the API answers is one workflow task: a local attempt, no activity ta
   expect(types.filter((t) => t === T.EVENT_TYPE_WORKFLOW_TASK_COMPLETED)).toHaveLength(1);
   expect(types).toContain(T.EVENT_TYPE_MARKER_RECORDED);
   expect(types).not.toContain(T.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED);
+}, 60_000);
+
+it("a sale runs on the sale lane's own task queue, which every kit worker serves beside its main queue", async () => {
+  const { input } = await onSale('sale-q');
+  expect(await markAsSold(env.client, input, env.taskQueue)).toEqual({ status: 'sold', attempts: 1 });
+  const described = await env.client.workflow
+    .getHandle(saleWorkflowId(input.shop.shopId, input.ref))
+    .describe();
+  expect(described.taskQueue).toBe(saleTaskQueue(env.taskQueue));
+  expect(saleTaskQueue(env.taskQueue)).not.toBe(env.taskQueue);
 }, 60_000);
 
 it('a 429 on the local attempt waits its Retry-After, then the durable activity marks it sold', async () => {

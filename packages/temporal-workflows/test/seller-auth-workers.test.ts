@@ -10,7 +10,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCodecKeys, tokenStoreKeys } from '../src/codec.ts';
+import { parseCodecKeys } from '../src/codec.ts';
+import { tokenStoreKeyring } from '../src/auth/token-store-key.ts';
 import { reconnectSeller } from '../src/client.ts';
 import { createFileTokenStore } from '../src/token-store.ts';
 import {
@@ -22,9 +23,11 @@ import {
 import { startEnv, type TestEnv } from './helpers.ts';
 import { connectSeller, startTokenProcess, stopTokenProcesses } from './token-helpers.ts';
 
-// The keys worker-main.ts derives from SELLING_KIT_CODEC_KEY, so every process opens the same file.
+// The keys worker-main.ts opens the token store with (its own key; the codec ring's old derivation), so
+// every process opens the same file.
 const codecKey = randomBytes(32).toString('base64');
-const keys = tokenStoreKeys(parseCodecKeys(codecKey, 'test'));
+const tokenStoreKey = randomBytes(32);
+const keys = tokenStoreKeyring(tokenStoreKey, parseCodecKeys(codecKey, 'test'));
 const workerFile = join(mkdtempSync(join(tmpdir(), 'sk-auth-')), 'tokens.sealed');
 const workerStore = createFileTokenStore(workerFile, keys);
 let env: TestEnv;
@@ -39,6 +42,7 @@ function spawnWorker(taskQueue: string): Promise<ChildProcess> {
       SELLING_KIT_TASK_QUEUE: taskQueue,
       SELLING_KIT_TOKEN_STORE: workerFile,
       SELLING_KIT_CODEC_KEY: codecKey,
+      SELLING_KIT_TOKEN_STORE_KEY: tokenStoreKey.toString('base64'),
       SELLING_KIT_CODEC: '0', // the test's client and in-process worker use no codec
     },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -12,7 +12,17 @@ import { readSnapshotRecords, takeSnapshot } from '../src/activities/snapshot.ts
 import { JOB_STORE_NOT_SHARED, type JobRef, type JobStore, type PartRef } from '../src/stores/job-store.ts';
 import { jobFolderName } from '../src/stores/job-store-local.ts';
 import type { FeedSnapshot } from '../src/types.ts';
-import { BASIC_HEADER, basicCsv, failure, feedFile, inActivity, newJob, tempStore } from './feed-files.ts';
+import {
+  BASIC_HEADER,
+  basicCsv,
+  failure,
+  feedFile,
+  inActivity,
+  newJob,
+  tempStore,
+  testFeed,
+  TEST_FEED_POLICY,
+} from './feed-files.ts';
 
 const rows = (from: number, to: number, tag = '') =>
   Array.from({ length: to - from + 1 }, (_, i) => `S-${from + i},Item ${from + i}${tag},10.00,GBP,1`);
@@ -32,14 +42,14 @@ const partOf = (s: FeedSnapshot, job: Omit<JobRef, 'storeId'>, seq: number, kind
 
 /** The activities of a worker whose job store is `store`. */
 const activities = (store: JobStore) =>
-  createFeedActivities({ deps: { jobStore: store } } as ActivityContext);
+  createFeedActivities({ deps: { jobStore: store, feedPolicy: TEST_FEED_POLICY } } as ActivityContext);
 
 describe('snapshots', () => {
   it('are taken once: a retry returns the same snapshot, and the job keeps reading it while the feed is rewritten', async () => {
     const store = tempStore();
     const job = newJob();
     const { path } = csvFile(rows(1, 500));
-    const s = await takeSnapshot({ path, format: 'csv' }, store, job);
+    const s = await takeSnapshot({ path, format: 'csv' }, store, job, testFeed);
     expect(s).toMatchObject({
       job: { workflowId: job.workflowId, firstRunId: job.firstRunId },
       storeId: await store.id(),
@@ -51,7 +61,7 @@ describe('snapshots', () => {
 
     // The exporter rewrites the feed (other items, other order) and the activity is retried.
     writeFileSync(path, basicCsv(rows(1, 800, ' (new)').reverse()));
-    expect(await takeSnapshot({ path, format: 'csv' }, store, job)).toEqual(s);
+    expect(await takeSnapshot({ path, format: 'csv' }, store, job, testFeed)).toEqual(s);
     const chunk = await readChunk(store, s, 450, 100, 'patch');
     expect(chunk).toMatchObject({ total: 500, nextOffset: 500, done: true });
     expect(chunk.items[0]).toMatchObject({ line: 451, sku: 'S-451' });
@@ -68,11 +78,11 @@ describe('snapshots', () => {
     const store = tempStore();
     const { path } = csvFile(rows(1, 10));
     const run1 = newJob('weekly');
-    const earlier = await takeSnapshot({ path, format: 'csv' }, store, run1);
+    const earlier = await takeSnapshot({ path, format: 'csv' }, store, run1, testFeed);
     writeFileSync(path, basicCsv(rows(1, 30)));
-    expect(await takeSnapshot({ path, format: 'csv' }, store, run1)).toEqual(earlier);
+    expect(await takeSnapshot({ path, format: 'csv' }, store, run1, testFeed)).toEqual(earlier);
     const run2 = newJob('weekly');
-    const next = await takeSnapshot({ path, format: 'csv' }, store, run2);
+    const next = await takeSnapshot({ path, format: 'csv' }, store, run2, testFeed);
     expect(next.total).toBe(30);
     // Each keeps its own: the earlier job's snapshot still reads as it was.
     expect((await readChunk(store, earlier, 0, 100, 'patch')).total).toBe(10);
@@ -83,10 +93,10 @@ describe('snapshots', () => {
     const store = tempStore();
     const job = newJob();
     const { path } = csvFile(rows(1, 50));
-    const first = await takeSnapshot({ path, format: 'csv' }, store, job);
+    const first = await takeSnapshot({ path, format: 'csv' }, store, job, testFeed);
     await store.deleteSnapshot(first.job);
     writeFileSync(path, basicCsv(rows(1, 50, ' (new)')));
-    const second = await takeSnapshot({ path, format: 'csv' }, store, job);
+    const second = await takeSnapshot({ path, format: 'csv' }, store, job, testFeed);
     expect(second.sha256).not.toBe(first.sha256);
 
     const replaced = await failure(readChunk(store, first, 0, 10, 'patch'));
@@ -105,11 +115,13 @@ describe('snapshots', () => {
     const store = tempStore();
     const job = newJob();
     const { dir, path } = csvFile(['S-1,"unclosed,10.00,GBP,1', ...rows(2, 500)]);
-    const e = await failure(takeSnapshot({ path, format: 'csv' }, store, job));
+    const e = await failure(takeSnapshot({ path, format: 'csv' }, store, job, testFeed));
     expect(e.type).toBe('FeedUnreadable');
     expect(await store.getSnapshot({ ...job, storeId: await store.id() })).toBeUndefined();
     expect(jobFolder(store, job)).toEqual(['job.json']);
-    const missing = await failure(takeSnapshot({ path: join(dir, 'nope.csv'), format: 'csv' }, store, job));
+    const missing = await failure(
+      takeSnapshot({ path: join(dir, 'nope.csv'), format: 'csv' }, store, job, testFeed),
+    );
     expect(missing.message).toMatch(/nope\.csv cannot be read: no such file/);
     expect(missing.nonRetryable).toBe(true);
     expect(jobFolder(store, job)).toEqual(['job.json']);
@@ -118,7 +130,10 @@ describe('snapshots', () => {
   it('reports progress while it reads (the activity heartbeats from it)', async () => {
     const { path } = csvFile(rows(1, 3000));
     let calls = 0;
-    await takeSnapshot({ path, format: 'csv' }, tempStore(), newJob(), { onProgress: () => calls++ });
+    await takeSnapshot({ path, format: 'csv' }, tempStore(), newJob(), {
+      ...testFeed,
+      onProgress: () => calls++,
+    });
     expect(calls).toBeGreaterThanOrEqual(5);
   });
 
@@ -223,7 +238,7 @@ describe('URL feeds', () => {
   afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
 
   const secretUrl = (path: string) => `http://user:pass@${base}${path}?X-Amz-Signature=secret`;
-  const take = (path: string) => takeSnapshot({ path, format: 'csv' }, tempStore(), newJob());
+  const take = (path: string) => takeSnapshot({ path, format: 'csv' }, tempStore(), newJob(), testFeed);
 
   it('downloads once, with the userinfo as Basic authorization, and names the feed without secrets', async () => {
     seen.length = 0;
@@ -282,7 +297,7 @@ describe('the lines of a cancelled job', () => {
     const store = tempStore();
     const job = newJob();
     const { path } = csvFile(lines);
-    const s = await takeSnapshot({ path, format: 'csv' }, store, job);
+    const s = await takeSnapshot({ path, format: 'csv' }, store, job, testFeed);
     const at = partOf(s, job, 9, 'unread');
     const beats: number[] = [];
     const counts = await reportUnreadLines(store, s, 500, 'patch', at, (p) => beats.push(p.next));
@@ -331,7 +346,7 @@ describe('the lines of a cancelled job', () => {
     const store = tempStore();
     const job = newJob();
     const { path } = csvFile(['S-1,Item 1,10.00,GBP,1', 'S-2,Item 2', 'S-3,Item 3,10.00,GBP,1']);
-    const s = await takeSnapshot({ path, format: 'csv' }, store, job);
+    const s = await takeSnapshot({ path, format: 'csv' }, store, job, testFeed);
     const at = partOf(s, job, 1, 'feed');
     const chunk = await inActivity(() => activities(store).readFeedChunk(s, 0, 10, 'patch', at), {
       attempt: 2,

@@ -105,6 +105,7 @@ describe('selling-kit worker: flags and SIGTERM', () => {
     SELLING_KIT_CREDENTIALS: join(dir, 'credentials.json'),
     SELLING_KIT_CODEC: '0',
     SELLING_KIT_JOB_STORE: join(dir, 'jobs'), // both workers' (never the home folder's)
+    SELLING_KIT_FEED_ROOTS: dir, // the test's feeds
     // The token store is sealed with it even when payloads are not encrypted.
     SELLING_KIT_CODEC_KEY: codecKey,
   });

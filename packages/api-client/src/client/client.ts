@@ -2,6 +2,7 @@
 // transport-free client (n8n builds it with its own transport and sleep); the Node entry
 // (src/index.ts) fills in the undici transport (got on request), setTimeout and Date.now.
 import { SellingApiError } from '../core/errors.ts';
+import { checkBaseUrl } from '../core/base-url.ts';
 import { defaultAuthorizeUrl } from '../core/oauth.ts';
 import { operation, OPERATIONS, type HttpMethod, type Operation } from '../core/operations.ts';
 import { matchOperation, PRODUCTION_BASE_URL, STAGING_BASE_URL, type QueryValue } from '../core/request.ts';
@@ -65,6 +66,8 @@ export interface SellingClientOptions {
   environment?: 'production' | 'staging';
   /** A shop's API key (direct partners). */
   apiKey?: string;
+  /** Host names allowed over plain http besides loopback (a private-network simulator; core/base-url.ts). */
+  plainHttpHosts?: readonly string[];
   /** OAuth 2.0 application (cross-listers), optionally with one seller's tokens. */
   oauth?: OAuthClientOptions;
   /** Any other credential. */
@@ -159,8 +162,10 @@ export class SellingClient {
 
   constructor(options: SellingClientOptions, shared?: Shared) {
     this.options = options;
-    const baseUrl = (
-      options.baseUrl ?? (options.environment === 'staging' ? STAGING_BASE_URL : PRODUCTION_BASE_URL)
+    // Credentials never go in cleartext to a remote host (core/base-url.ts), checked before any request.
+    const baseUrl = checkBaseUrl(
+      options.baseUrl ?? (options.environment === 'staging' ? STAGING_BASE_URL : PRODUCTION_BASE_URL),
+      options.plainHttpHosts,
     ).replace(/\/+$/, '');
     this.baseUrl = baseUrl;
     const now = options.now ?? Date.now;

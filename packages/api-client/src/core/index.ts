@@ -9,6 +9,7 @@ export * from './timestamp-log.ts';
 export * from './errors.ts';
 export * from './transport.ts';
 export * from './request.ts';
+export * from './base-url.ts';
 export * from './redact.ts';
 export * from './validate.ts';
 export * from './webhooks.ts';

@@ -5,6 +5,8 @@ import type { z } from 'zod/v4';
 import * as s from './schemas/index.ts';
 import type { Scope } from './schemas/auth.ts';
 import type { RateGroup } from './rate-limits.ts';
+import { LocalValidationError } from './errors.ts';
+import type { RuleViolation } from './rules/violations.ts';
 import { PRODUCT_REF_KEYS, PRODUCT_REF_KINDS, refPathSegment, type ProductRefKind } from './product-ref.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -349,12 +351,36 @@ export function operation(id: string): Operation {
   return op;
 }
 
-/** Fills `{param}` placeholders, URL-encoding each value; a missing value is a programming error. */
+/**
+ * A path parameter that would be a URL dot-segment (`.`, `..`, or one written with `%2e`): URL
+ * normalisation (WHATWG URL, proxies, servers) would remove it or climb a level, so the request would go
+ * to another path than the one meant. No request can address such a value: it is refused (L2).
+ */
+export const isDotSegment = (value: string): boolean => /^(?:\.|%2e){1,2}$/i.test(value);
+
+/** The rule a dot-segment path parameter breaks, as the validation error names it. */
+export const DOT_SEGMENT_RULE = 'not a dot-segment';
+
+export function dotSegmentViolation(name: string, value: string): RuleViolation {
+  return {
+    field: name,
+    rule: DOT_SEGMENT_RULE,
+    code: 'validation',
+    message: `${name} ${JSON.stringify(value)} would be a URL dot-segment: such a value cannot be sent in a path`,
+  };
+}
+
+/**
+ * Fills `{param}` placeholders, URL-encoding each value; a missing value is a programming error. A
+ * dot-segment value throws LocalValidationError (whether the client validates or not): nothing is sent.
+ */
 export function buildPath(template: string, params: Record<string, string | number> = {}): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined || value === '')
       throw new Error(`path parameter "${name}" is required for ${template}`);
-    return encodeURIComponent(String(value));
+    const text = String(value);
+    if (isDotSegment(text)) throw new LocalValidationError([dotSegmentViolation(name, text)]);
+    return encodeURIComponent(text);
   });
 }

@@ -2,7 +2,7 @@
 // schemas (path parameters, query, body) and the spec's stateless rules (./rules), and the result is a
 // list of violations naming the field and the rule. Transport-free and n8n-safe.
 import type { z } from 'zod/v4';
-import type { Operation } from './operations.ts';
+import { dotSegmentViolation, isDotSegment, type Operation } from './operations.ts';
 import { ProductId, Sku, Slug } from './schemas/products.ts';
 import { checkOffer, type OfferProductFacts } from './rules/offers.ts';
 import { checkProductPatch, checkProductWrite } from './rules/products.ts';
@@ -31,6 +31,10 @@ export interface ValidationContext extends RuleOptions {
 function paramViolations(op: Operation, parts: RequestParts): RuleViolation[] {
   const out: RuleViolation[] = [];
   for (const [name, value] of Object.entries(parts.pathParams ?? {})) {
+    if (typeof value === 'string' && isDotSegment(value)) {
+      out.push(dotSegmentViolation(name, value));
+      continue;
+    }
     const schema = PATH_PARAM_SCHEMAS[name];
     if (!schema) continue;
     const r = schema.safeParse(value);

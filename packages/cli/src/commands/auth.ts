@@ -1,6 +1,8 @@
 // `selling-kit auth login|status`: connect a seller of a cross-lister app with OAuth 2.0 (authorization
 // code + PKCE, through a loopback callback on 127.0.0.1) and keep the tokens in the sealed token store,
-// where the worker finds them. Tokens are never printed.
+// where the worker finds them. Tokens are never printed. Only the callback carrying this login's state
+// ends the wait; the base URL is https: (or http: to loopback), the flags checked before anything runs.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Command } from 'commander';
@@ -25,16 +27,41 @@ interface LoginOptions {
   timeout: string;
 }
 
-/** Waits for the consent page's redirect to http://127.0.0.1:<port>/callback. */
+/** A whole number in [min, max] from a flag, else a usage error naming the flag and the range. */
+function intFlag(value: string, flag: string, min: number, max: number, code: string, what: string): number {
+  const n = /^\d+$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max)
+    throw new CliError(code, `${flag} must be ${what} from ${min} to ${max}`, EXIT.usage);
+  return n;
+}
+
+/** Whether a callback URL carries this login's state (constant time; a missing state never matches). */
+function carriesState(url: string, state: string): boolean {
+  const got = new URL(url, 'http://127.0.0.1').searchParams.get('state') ?? '';
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(got), digest(state));
+}
+
+/**
+ * Waits for the consent page's redirect to http://127.0.0.1:<port>/callback carrying this login's
+ * `state` (given by `expect` once the authorization request exists). Any other hit — another local
+ * process, a web page's `<img src=…/callback>` — gets a plain page and the login keeps waiting: the
+ * first request no longer decides the login.
+ */
 function awaitCallback(
   port: number,
   timeoutMs: number,
-): { ready: Promise<number>; callback: Promise<string> } {
+): { ready: Promise<number>; callback: Promise<string>; expect(state: string): void } {
   let resolveCallback!: (url: string) => void;
   let rejectCallback!: (e: Error) => void;
+  let expected: string | undefined;
   const callback = new Promise<string>((res, rej) => ((resolveCallback = res), (rejectCallback = rej)));
   const server = http.createServer((req, res) => {
     if (!req.url?.startsWith('/callback')) return res.writeHead(404).end();
+    if (expected === undefined || !carriesState(req.url, expected))
+      return res
+        .writeHead(400, { 'content-type': 'text/plain; charset=utf-8' })
+        .end('selling-kit: this is not the answer this login is waiting for; it keeps waiting.\n');
     res
       .writeHead(200, { 'content-type': 'text/plain; charset=utf-8' })
       .end('selling-kit: you can close this tab.\n');
@@ -65,10 +92,13 @@ function awaitCallback(
     );
     server.listen(port, '127.0.0.1', () => res((server.address() as AddressInfo).port));
   });
-  return { ready, callback };
+  return { ready, callback, expect: (state) => (expected = state) };
 }
 
 async function login({ config, out }: Context, opts: LoginOptions): Promise<void> {
+  // Checked before anything is read or listened on (NaN once meant an instant timeout).
+  const timeoutSec = intFlag(opts.timeout, '--timeout', 1, 3600, 'bad_timeout', 'a whole number of seconds');
+  const callbackPort = intFlag(opts.callbackPort, '--callback-port', 1, 65535, 'bad_callback_port', 'a port');
   const baseUrl = baseUrlFrom(opts);
   const clientSecret = await readSecret(
     { fromEnv: opts.clientSecretEnv, fromStdin: opts.clientSecretStdin },
@@ -82,7 +112,7 @@ async function login({ config, out }: Context, opts: LoginOptions): Promise<void
       `unknown scope(s) ${unknown.join(', ')}; known: ${SCOPES.join(', ')}`,
       EXIT.usage,
     );
-  const { ready, callback } = awaitCallback(Number(opts.callbackPort), Number(opts.timeout) * 1000);
+  const { ready, callback, expect } = awaitCallback(callbackPort, timeoutSec * 1000);
   const port = await ready;
   const redirectUri = `http://127.0.0.1:${port}/callback`;
   const client = createClient({ baseUrl, oauth: { clientId: opts.clientId, clientSecret, redirectUri } });
@@ -90,6 +120,7 @@ async function login({ config, out }: Context, opts: LoginOptions): Promise<void
     scopes,
     ...(opts.sellerId ? { extraParams: { seller_id: opts.sellerId } } : {}),
   });
+  expect(request.state);
   // The one line meant for a person (or a test acting as the browser): stderr, even with --json.
   process.stderr.write(`open this URL to connect the seller:\n${request.url}\n`);
   const url = await callback;

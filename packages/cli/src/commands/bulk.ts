@@ -1,7 +1,7 @@
 // `selling-kit bulk <file> --shop <id> [--shop …] --op <operation>`: checks the feed, the shops and their
 // keys, starts the job on Temporal, then follows it to the end (or returns at once with --detach).
 import { Option, type Command } from 'commander';
-import { startBulkJob, type ShopRef } from '@selling-kit/temporal-workflows';
+import { idProblem, startBulkJob, type ShopRef } from '@selling-kit/temporal-workflows';
 import { action, type Context } from '../context.ts';
 import { CliError, EXIT } from '../errors.ts';
 import {
@@ -31,6 +31,9 @@ export interface BulkOptions {
 export async function runBulk({ config, out }: Context, file: string, opts: BulkOptions): Promise<number> {
   if (opts.shop.length === 0)
     throw new CliError('shop_required', 'name at least one shop with --shop <id>', EXIT.usage);
+  // The job contract's id rule (the worker refuses a bad id too): before the feed is even read.
+  const badId = opts.jobId === undefined ? undefined : idProblem('--job-id', opts.jobId);
+  if (badId) throw new CliError('bad_job_id', badId, EXIT.usage);
   const operation = OPERATIONS[opts.op]!;
   const feed = feedRef(file, opts.format);
   const shops = [...new Set(opts.shop)].map((id) => findShop(config, id));

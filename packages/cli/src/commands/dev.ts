@@ -4,20 +4,21 @@
 // examples/listings.csv with live progress, prints the report, the counts and the Temporal UI address,
 // shows the n8n workflows reacting to a sale and a like, then keeps the stack up until Ctrl-C (or stops
 // at once with --exit-when-done).
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { AesGcmCodec, startCodecServer } from '@selling-kit/temporal-workflows';
+import { devConfig, privateDir } from '../config.ts';
 import { action, type Context } from '../context.ts';
 import { CliError, EXIT } from '../errors.ts';
 import { launchDevN8n, readyLines, demoLines, setUpDevN8n, type DevN8n } from '../n8n/dev.ts';
-import { startTemporalDevServer } from '../stack.ts';
-import { codecKey, saveShop } from '../stores.ts';
+import { adoptRunningTemporal, startTemporalDevServer } from '../stack.ts';
+import { codecKey, issueDevClientKey, saveShop } from '../stores.ts';
 import { runBulk } from './bulk.ts';
 import { simulatePurchase, startDelistDemo } from './dev-delist.ts';
 
-export const EXAMPLE_FEED = fileURLToPath(new URL('../../../../examples/listings.csv', import.meta.url));
+export const EXAMPLE_FEED = fileURLToPath(new URL('../../examples/listings.csv', import.meta.url));
 
 interface DevOptions {
   feed: string;
@@ -25,13 +26,17 @@ interface DevOptions {
   uiPort: string;
   codecPort: string;
   exitWhenDone?: boolean;
+  useRunningTemporal?: boolean;
   job: boolean;
   n8n: boolean;
   n8nPort: string;
 }
 
 async function dev(ctx: Context, opts: DevOptions): Promise<number> {
-  const { config, out } = ctx;
+  const { out } = ctx;
+  // Its own stores under <home>/dev (shops, sellers' tokens, job store): never the user's production
+  // shops on this unauthenticated local stack, and its demo shops never in the user's credentials.
+  const config = devConfig(ctx.config);
   const cleanups: (() => Promise<unknown>)[] = [];
   const stopAll = async () => {
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
@@ -42,9 +47,14 @@ async function dev(ctx: Context, opts: DevOptions): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
+    // Before anything starts: a Temporal server this command did not start is refused unless told.
+    await adoptRunningTemporal(config.temporalAddress, opts.useRunningTemporal);
+    // The home and its dev folder: 0700 (tightened when they exist with group or other access).
+    privateDir(join(privateDir(config.home), 'dev'));
     // The local stack owns this machine's key: created on the first run (the only place one is minted).
     const keyring = codecKey(config, { create: true });
-    const codec = new AesGcmCodec(keyring);
+    // The UI's codec endpoint only reads: it opens and strips, without the worker's checks.
+    const codec = new AesGcmCodec(keyring, { verify: false });
     // For the dev UI only (it cannot send a token): its origin alone, on 127.0.0.1, decode only.
     const codecServerOptions = {
       codec,
@@ -71,6 +81,7 @@ async function dev(ctx: Context, opts: DevOptions): Promise<number> {
       address: config.temporalAddress,
       uiPort: Number(opts.uiPort),
       dataDir: join(config.home, 'dev'),
+      useRunning: opts.useRunningTemporal,
       codecEndpoint: codecServer.url,
     });
     cleanups.push(() => temporal.stop());
@@ -109,6 +120,8 @@ async function dev(ctx: Context, opts: DevOptions): Promise<number> {
     const { startWorker } = await import('../worker-run.ts');
     const { worker, close } = await startWorker({ ...config, uiUrl: temporal.uiUrl }, undefined, {
       createKey: true,
+      // Feeds of the demo (examples/) and of the folder `dev` runs in; plain http to this machine only.
+      feeds: { roots: [dirname(EXAMPLE_FEED), process.cwd()], allowLoopbackHttp: true },
     });
     const running = worker.run();
     cleanups.push(async () => {
@@ -118,7 +131,9 @@ async function dev(ctx: Context, opts: DevOptions): Promise<number> {
       await close();
     });
     const n8n = await n8nLaunch;
-    const currentKey = keyring.keys.get(keyring.currentId);
+    // The dev n8n's own client key, scoped to the demo shops (re-issued on every start; the worker reads
+    // the keyring when it changes): n8n never holds the master key.
+    const n8nKey = config.codec ? issueDevClientKey(config, keyring, ['demo', 'demo-us']) : '';
     const [temporalHost, temporalPort] = temporal.address.split(':');
     // Started now, awaited after the demo job: n8n gets ready meanwhile.
     const n8nSetup = n8n
@@ -130,7 +145,7 @@ async function dev(ctx: Context, opts: DevOptions): Promise<number> {
             url: `http://${temporalHost}:${Number(temporalPort) + 10}`,
             namespace: config.namespace,
             taskQueue: config.taskQueue,
-            codecKey: config.codec && currentKey ? currentKey.toString('base64') : '',
+            clientKey: n8nKey,
           },
         }).catch((e: Error) => {
           out.info(`\nn8n: set-up failed (${e.message}); see ${n8n.process.logFile}`);
@@ -144,6 +159,7 @@ async function dev(ctx: Context, opts: DevOptions): Promise<number> {
         `  simulator:   ${sim.url} (demo shop "demo", seller ${sim.demo!.sellerId})`,
         `  codec:       ${codecServer.url} (the UI decodes payloads through it)`,
         `  worker:      task queue ${config.taskQueue}`,
+        `  stores:      ${join(config.home, 'dev')} (its own shops and jobs; from another terminal: SELLING_KIT_CREDENTIALS=${config.credentialsFile})`,
         ...(n8n ? [`  n8n editor:  ${n8n.url} (starting, ~30 s; log ${n8n.process.logFile})`] : []),
       ].join('\n'),
     );
@@ -216,6 +232,10 @@ export function registerDev(program: Command): void {
     .option('--no-n8n', 'do not start n8n (installed by scripts/setup-n8n.sh)')
     .option('--n8n-port <port>', 'n8n editor port (0: a free one)', '5678')
     .option('--exit-when-done', 'stop the stack when the demo job ends (CI, tests)')
+    .option(
+      '--use-running-temporal',
+      'use a Temporal server already answering on the address (refused by default: one this command did not start may be anyone’s)',
+    )
     .addHelpText(
       'after',
       `

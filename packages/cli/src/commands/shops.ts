@@ -1,5 +1,6 @@
 // `selling-kit shops add|list|remove`: API-key shops (direct partners). Keys are checked against the API
-// when added, stored in credentials.json (mode 0600) for the worker, and only ever shown masked.
+// when added, stored in credentials.json (mode 0600, changed under its lock) for the worker, and only
+// ever shown masked. Base URLs: https:, or http: to a loopback host only.
 import type { Command } from 'commander';
 import { action, type Context } from '../context.ts';
 import { baseUrlFrom } from '../config.ts';
@@ -7,7 +8,7 @@ import { CliError, EXIT } from '../errors.ts';
 import { table } from '../output.ts';
 import { checkShopCredential } from '../preflight.ts';
 import { readSecret } from '../secrets.ts';
-import { mask, readShops, saveShop, writeShops } from '../stores.ts';
+import { mask, readShops, saveShop, updateShops } from '../stores.ts';
 
 const SHOP_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -41,10 +42,11 @@ async function list({ config, out }: Context): Promise<void> {
 }
 
 async function remove({ config, out }: Context, shopId: string): Promise<void> {
-  const shops = readShops(config);
-  if (!shops[shopId]) throw new CliError('unknown_shop', `unknown shop "${shopId}"`, EXIT.notFound);
-  delete shops[shopId];
-  await writeShops(config, shops);
+  await updateShops(config, (shops) => {
+    if (!shops[shopId]) throw new CliError('unknown_shop', `unknown shop "${shopId}"`, EXIT.notFound);
+    const { [shopId]: _removed, ...rest } = shops;
+    return rest;
+  });
   out.result({ shopId, removed: true }, () => `shop ${shopId} removed`);
 }
 

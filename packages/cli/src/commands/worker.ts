@@ -1,10 +1,35 @@
 // `selling-kit worker`: the command's flags and help. What it runs (the worker runtime, `../worker-run.ts`)
 // is imported when the command runs, so the CLI's other commands never load @temporalio/worker.
 import type { Command } from 'commander';
+import { TOKEN_STORE_ENV } from '../config.ts';
 import { action, type Context } from '../context.ts';
+import { CliError, EXIT } from '../errors.ts';
 import type { WorkerFlags } from '../worker-run.ts';
 
-const run = async (ctx: Context, flags: WorkerFlags) => (await import('../worker-run.ts')).run(ctx, flags);
+/**
+ * A database URL carrying a password (`user:pass@`, or `?password=`) on argv is readable by every local
+ * user (`ps`): refused, naming where it goes instead. The value is never echoed.
+ */
+export function refusePasswordOnArgv(flag: string, value: string | undefined, envName: string): void {
+  if (!value) return;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return; // a file path
+  }
+  if (!url.password && !url.searchParams.has('password')) return;
+  throw new CliError(
+    'secret_on_argv',
+    `${flag} holds a password, which any local user can read on the command line: put the URL in ${envName} (or the password in PGPASSWORD)`,
+    EXIT.usage,
+  );
+}
+
+const run = async (ctx: Context, flags: WorkerFlags) => {
+  refusePasswordOnArgv('--token-store', flags.tokenStore, TOKEN_STORE_ENV);
+  return (await import('../worker-run.ts')).run(ctx, flags);
+};
 
 export function registerWorker(program: Command): void {
   program
@@ -28,7 +53,7 @@ export function registerWorker(program: Command): void {
     )
     .option(
       '--token-store <path|url>',
-      "sellers' OAuth tokens: a sealed file, or a postgres:// URL shared by workers on several hosts (env SELLING_KIT_TOKEN_STORE)",
+      `sellers' OAuth tokens: a sealed file, or a postgres:// URL shared by workers on several hosts, without a password (env ${TOKEN_STORE_ENV}, the place for a URL with one)`,
     )
     .addHelpText(
       'after',

@@ -1,7 +1,8 @@
 // Where `selling-kit dev` finds n8n (installed by scripts/setup-n8n.sh, never by the CLI) and how it
-// puts this repository's n8n nodes package into the dev n8n's user folder: built (dist/), then copied
-// the way `pnpm pack` ships it (package.json + dist/) into <userFolder>/.n8n/nodes/node_modules/<name>,
-// where n8n's community-packages module loads it.
+// puts the n8n nodes package (the CLI's dependency when installed from npm; this repository's, built
+// first, in the workspace) into the dev n8n's user folder, copied the way `pnpm pack` ships it
+// (package.json + dist/) into <userFolder>/.n8n/nodes/node_modules/<name>, where n8n's community-packages
+// module loads it.
 import { execFile } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -12,8 +13,24 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 
 export const N8N_VERSION = '2.40.7';
-export const NODES_PACKAGE_DIR = fileURLToPath(new URL('../../../n8n-nodes/', import.meta.url));
-export const INSTALL_HINT = 'install it once with `bash scripts/setup-n8n.sh` (~6 min), or pass --no-n8n';
+/** The nodes package, a dependency of the CLI. */
+export const NODES_PACKAGE_NAME = '@selling-kit/n8n-nodes-marketplace';
+
+/** Where the nodes package is: installed beside the CLI (npm, pnpm's workspace link), else this repository's. */
+function nodesPackageDir(): string {
+  try {
+    return fileURLToPath(new URL('./', import.meta.resolve(`${NODES_PACKAGE_NAME}/package.json`)));
+  } catch {
+    return fileURLToPath(new URL('../../../n8n-nodes/', import.meta.url));
+  }
+}
+export const NODES_PACKAGE_DIR = nodesPackageDir();
+/** The repository's copy has its build script (and builds before each dev run); a published one ships dist/. */
+const BUILD_SCRIPT = join(NODES_PACKAGE_DIR, 'scripts', 'build.mjs');
+const SETUP_SCRIPT = fileURLToPath(new URL('../../../../scripts/setup-n8n.sh', import.meta.url));
+export const INSTALL_HINT = existsSync(SETUP_SCRIPT)
+  ? 'install it once with `bash scripts/setup-n8n.sh` (~6 min), or pass --no-n8n'
+  : `install it with \`npm install --prefix ~/.cache/selling-kit/n8n-${N8N_VERSION} n8n@${N8N_VERSION}\` and set SELLING_KIT_N8N_BIN to its node_modules/n8n/bin/n8n, or pass --no-n8n`;
 
 /**
  * n8n's bin script: SELLING_KIT_N8N_BIN, else the set-up's cache (complete only with its `.installed`
@@ -51,10 +68,8 @@ export async function installNodesPackage(userFolder: string): Promise<{ name: s
   const target = join(userFolder, '.n8n', 'nodes', 'node_modules', ...source.name.split('/'));
   let missing: string[] = [];
   for (let attempt = 1; attempt <= 3; attempt++) {
-    await run(process.execPath, [join(NODES_PACKAGE_DIR, 'scripts', 'build.mjs')], {
-      cwd: NODES_PACKAGE_DIR,
-      maxBuffer: 16 * 1024 * 1024,
-    });
+    if (existsSync(BUILD_SCRIPT))
+      await run(process.execPath, [BUILD_SCRIPT], { cwd: NODES_PACKAGE_DIR, maxBuffer: 16 * 1024 * 1024 });
     rmSync(target, { recursive: true, force: true });
     mkdirSync(target, { recursive: true });
     cpSync(join(NODES_PACKAGE_DIR, 'dist'), join(target, 'dist'), { recursive: true });

@@ -4,13 +4,16 @@
 // the password kept in the dev home), output to a log file. It runs in its own process group so that
 // stopping it also ends its task-runner children; an exit of the CLI kills the group as a last resort.
 // The real-n8n tests of the nodes package start their n8n with this module too (other settings layered
-// over the recipe), so what they test is how `dev` runs it.
+// over the recipe), so what they test is how `dev` runs it. n8n gets an allow-listed environment
+// (N8N_BASE_ENV), never the CLI's: its workflows' code must not find the codec key, TEMPORAL_API_KEY,
+// the webhook secret or a database URL in its process. Its folder is 0700, its log 0600.
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname } from 'node:path';
-import { freePort } from '@selling-kit/simulator/testing';
+import { freePort } from '@selling-kit/simulator';
+import { privateDir } from '../config.ts';
 
 export interface N8nProcess {
   url: string;
@@ -37,6 +40,32 @@ export function bcryptHash(password: string, bin: string): string {
   return bcrypt.hashSync(password, 10);
 }
 
+/**
+ * The variables n8n takes from the environment it is started from: the system's basics only (where
+ * programs and the home are, language, time zone, temporary folder, extra CA certificates). Everything
+ * else it needs is the recipe below or the caller's `env`.
+ */
+export const N8N_BASE_ENV = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'LANG',
+  'LANGUAGE',
+  'TZ',
+  'TMPDIR',
+  'NODE_EXTRA_CA_CERTS',
+  'SYSTEMROOT',
+] as const;
+
+/** The allow-listed part of `from` (N8N_BASE_ENV and the LC_* locale settings). */
+export function n8nBaseEnv(from: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const allowed = new Set<string>(N8N_BASE_ENV);
+  return Object.fromEntries(
+    Object.entries(from).filter(([name]) => allowed.has(name) || name.startsWith('LC_')),
+  );
+}
+
 /** Spawns n8n (after checking its port is free); its readiness is `ready`. */
 export async function spawnN8n(opts: {
   bin: string;
@@ -48,7 +77,7 @@ export async function spawnN8n(opts: {
   /** The owner's name (default "Selling Kit Dev"). */
   ownerName?: { first: string; last: string };
   readyTimeoutMs?: number;
-  /** The environment the recipe is layered over (default: this process's). */
+  /** The environment whose allow-listed part (n8nBaseEnv) the recipe is layered over (default: this process's). */
   baseEnv?: NodeJS.ProcessEnv;
   /** Settings layered over the recipe (a database, for instance); undefined removes one. */
   env?: NodeJS.ProcessEnv;
@@ -57,12 +86,13 @@ export async function spawnN8n(opts: {
     throw new Error(`port ${opts.port} is in use (another n8n?): pass --n8n-port <port>`);
   const port = opts.port || (await freePort());
   const brokerPort = await freePort();
-  mkdirSync(opts.userFolder, { recursive: true });
-  mkdirSync(dirname(opts.logFile), { recursive: true });
-  const log = createWriteStream(opts.logFile, { flags: 'a' });
+  // Its database holds execution data (webhook payloads: buyers, orders) and its encryption key.
+  privateDir(opts.userFolder);
+  privateDir(dirname(opts.logFile));
+  const log = createWriteStream(opts.logFile, { flags: 'a', mode: 0o600 });
   const url = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
-    ...(opts.baseEnv ?? process.env),
+    ...n8nBaseEnv(opts.baseEnv ?? process.env),
     N8N_USER_FOLDER: opts.userFolder,
     DB_TYPE: 'sqlite',
     N8N_PORT: String(port),
@@ -87,6 +117,8 @@ export async function spawnN8n(opts: {
     N8N_SECURE_COOKIE: 'false',
     N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
     N8N_PUBLIC_API_SWAGGERUI_DISABLED: 'true',
+    // Said explicitly (n8n 2's default): workflows' expressions and Code nodes cannot read $env.
+    N8N_BLOCK_ENV_ACCESS_IN_NODE: 'true',
     N8N_INSTANCE_OWNER_MANAGED_BY_ENV: 'true',
     N8N_INSTANCE_OWNER_EMAIL: opts.owner.email,
     N8N_INSTANCE_OWNER_FIRST_NAME: opts.ownerName?.first ?? 'Selling Kit',
@@ -95,8 +127,6 @@ export async function spawnN8n(opts: {
     N8N_LOG_LEVEL: 'info',
     N8N_LOG_OUTPUT: 'console',
     NODE_ENV: 'production',
-    // Not n8n's: the CLI's own (a test runner's, for instance).
-    NODE_OPTIONS: undefined,
     ...opts.env,
   };
   const child = spawn(process.execPath, [opts.bin, 'start'], {

@@ -24,7 +24,8 @@ export interface ProvisionInput {
   shop: DemoShop;
   usShop: DemoShop;
   webhookSecret: string;
-  temporal: { url: string; namespace: string; taskQueue: string; codecKey: string };
+  /** `clientKey`: a client credential (`selling-kit keys issue`), empty when the worker does not encrypt. */
+  temporal: { url: string; namespace: string; taskQueue: string; clientKey: string };
 }
 
 interface CredentialRef {

@@ -13,6 +13,7 @@ import {
 } from 'n8n-workflow';
 import {
   BULK_OPERATIONS,
+  idProblem,
   inlineFeedBytes,
   JOB_MESSAGES,
   SEARCH_ATTRIBUTE_NAMES,
@@ -49,6 +50,10 @@ export class MarketplaceBulkJob implements INodeType {
     subtitle: '={{$parameter["operation"]}}',
     description: 'Run a durable bulk listing job on Temporal (selling-kit worker) and report its counts',
     defaults: { name: 'Marketplace Bulk Job' },
+    // A tool for AI agents because its credential is always a scoped client key (`selling-kit keys
+    // issue --shops …`): the worker refuses any job naming a shop the key was not given, so a steered
+    // agent reaches only the shops the operator granted that credential (test/attack/auth-scope).
+    // n8n's community-node rules require the property, and its type has no `false`.
     usableAsTool: true,
     inputs: [NodeConnectionTypes.Main],
     outputs: [NodeConnectionTypes.Main],
@@ -125,6 +130,8 @@ function requiredJobId(this: IExecuteFunctions, i: number): string {
   const what = this.getNodeParameter('operation', i) === 'report' ? 'the report' : 'progress';
   if (!jobId)
     throw new NodeOperationError(this.getNode(), `Job ID: is required to get ${what}`, { itemIndex: i });
+  const bad = idProblem('Job ID', jobId);
+  if (bad) throw new NodeOperationError(this.getNode(), bad, { itemIndex: i });
   return jobId;
 }
 
@@ -201,6 +208,9 @@ async function startJob(
     String(this.getNodeParameter('jobId', i, '') ?? '').trim() ||
     `n8n-${this.getExecutionId?.() ?? 'run'}-${i}-${Math.random().toString(36).slice(2, 8)}`;
   const refs = shops.map((shopId) => ({ shopId, credentialRef: shopId }));
+  // The job contract's id rule (the worker refuses a bad id too): nothing starts.
+  const badId = idProblem('Job ID', jobId) ?? shops.map((s) => idProblem('Shop', s)).find(Boolean);
+  if (badId) throw new NodeOperationError(this.getNode(), badId, { itemIndex: i });
   const common = { jobId, operation };
   // Each child of a many-shop job carries an inline feed: fewer start at once (inlineFeed.ts).
   const inline = 'content' in feed ? inlineFeedBytes(feed.content) : 0;
@@ -230,6 +240,11 @@ async function startJob(
     await sleep(1000);
     const status = await temporal.status(jobWorkflowId(jobId));
     last = await progressOf.call(this, temporal, jobId, i).catch(() => last);
+    // A job that failed before it could answer (its input refused by the worker): the failure says why.
+    if (status.status === 'WORKFLOW_EXECUTION_STATUS_FAILED' && !FINISHED.has(String(last.state))) {
+      const closed = await temporal.closed(jobWorkflowId(jobId), '', 1);
+      return { ...last, state: 'failed', error: closed.message ?? 'failed' };
+    }
     if (status.status !== 'WORKFLOW_EXECUTION_STATUS_RUNNING' || FINISHED.has(String(last.state)))
       return last;
     if (Date.now() > deadline) return { ...last, waitedOut: true };

@@ -76,7 +76,8 @@ export const properties: INodeProperties[] = [
       {
         name: 'File Path or URL',
         value: 'path',
-        description: 'A file on the worker, or an http(s) URL the worker can reach (one job per item)',
+        description:
+          "A file inside the worker's feed folders (SELLING_KIT_FEED_ROOTS), or an https URL of a public host (one job per item)",
       },
       {
         name: 'Input Items',

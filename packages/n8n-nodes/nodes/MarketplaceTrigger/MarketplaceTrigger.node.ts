@@ -19,7 +19,15 @@ import {
   webhookHeaders,
 } from '@selling-kit/api-client/core';
 
-import { ANY_EVENT, EVENT_OPTIONS, eventMatches, eventsProblem, readRawBody } from './helpers';
+import {
+  ANY_EVENT,
+  EVENT_OPTIONS,
+  MIN_REPLAY_WINDOW_SEC,
+  eventMatches,
+  eventsProblem,
+  readRawBody,
+  replayWindowProblem,
+} from './helpers';
 import {
   OUT_OF_BAND,
   REGISTER_AUTOMATICALLY,
@@ -164,10 +172,9 @@ export class MarketplaceTrigger implements INodeType {
             displayName: 'Replay Window (Seconds)',
             name: 'replayWindowSec',
             type: 'number',
-            typeOptions: { minValue: 0 },
+            typeOptions: { minValue: MIN_REPLAY_WINDOW_SEC },
             default: DEFAULT_WEBHOOK_TOLERANCE_SEC,
-            description:
-              'Refuse deliveries whose X-Depop-Timestamp is further than this from now (replay protection). 0 turns the check off (not recommended).',
+            description: `Refuse deliveries whose X-Depop-Timestamp is further than this from now (replay protection). At least ${MIN_REPLAY_WINDOW_SEC}: the node does not listen with less.`,
           },
           {
             displayName: 'Strict Payload Check',
@@ -215,8 +222,8 @@ export class MarketplaceTrigger implements INodeType {
 
   webhookMethods = {
     default: {
-      // Listening (test or production) starts here, so an unusable selection of events is refused
-      // here, in every mode. Out of band (and version 1) nothing remote exists to check or create.
+      // Listening (test or production) starts here, so an unusable selection of events (or Replay
+      // Window) is refused here, in every mode. Out of band (and version 1) nothing remote exists to check or create.
       async checkExists(this: IHookFunctions): Promise<boolean> {
         checkEvents(this);
         if (!registersItself(this)) return true;
@@ -245,15 +252,16 @@ export class MarketplaceTrigger implements INodeType {
     const credentials = await this.getCredentials('marketplaceWebhookApi');
     const secret = String(credentials.signingSecret ?? '');
     const options = this.getNodeParameter('options', {}) as IDataObject;
+    // A window below the minimum (a workflow saved before it, or edited outside the editor): no
+    // delivery is accepted until it is fixed, rather than accepting replays.
+    const windowProblem = replayWindowProblem(options.replayWindowSec);
+    if (windowProblem) throw new NodeOperationError(this.getNode(), windowProblem);
     const toleranceSec = Number(options.replayWindowSec ?? DEFAULT_WEBHOOK_TOLERANCE_SEC);
 
     const rawBody = await readRawBody(req);
     if (rawBody === undefined) return refuse(401, 'Unauthorized');
     try {
-      verifyWebhook(rawBody, req.headers, secret, {
-        toleranceSec:
-          Number.isFinite(toleranceSec) && toleranceSec >= 0 ? toleranceSec : DEFAULT_WEBHOOK_TOLERANCE_SEC,
-      });
+      verifyWebhook(rawBody, req.headers, secret, { toleranceSec });
     } catch (error) {
       if (error instanceof WebhookVerificationError) {
         // One answer for every failure: a forger learns nothing about which check failed.
@@ -284,8 +292,14 @@ export class MarketplaceTrigger implements INodeType {
   }
 }
 
-/** Refuses "Any Event" next to other events, naming the field (the node would not mean what it shows). */
+/**
+ * Refuses "Any Event" next to other events, naming the field (the node would not mean what it shows),
+ * and a Replay Window below the minimum (replay protection off or nearly).
+ */
 function checkEvents(ctx: IHookFunctions): void {
-  const problem = eventsProblem(ctx.getNodeParameter('events', []) as string[]);
+  const options = ctx.getNodeParameter('options', {}) as IDataObject;
+  const problem =
+    eventsProblem(ctx.getNodeParameter('events', []) as string[]) ??
+    replayWindowProblem(options.replayWindowSec);
   if (problem) throw new NodeOperationError(ctx.getNode(), problem);
 }

@@ -26,6 +26,20 @@ export const EVENT_OPTIONS: INodePropertyOptions[] = [
   { name: 'Sale (New Order)', value: 'v1:order.new', description: 'An item was sold (v1:order.new)' },
 ];
 
+/**
+ * The smallest Replay Window the trigger accepts, in seconds. Below it replay protection is off (0) or
+ * nearly, and a captured delivery could be replayed; clocks of sender and n8n rarely differ by more.
+ */
+export const MIN_REPLAY_WINDOW_SEC = 30;
+
+/** Why a Replay Window cannot be used, or undefined (the option's default applies when unset). */
+export function replayWindowProblem(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const sec = Number(value);
+  if (Number.isFinite(sec) && sec >= MIN_REPLAY_WINDOW_SEC) return undefined;
+  return `Replay Window must be at least ${MIN_REPLAY_WINDOW_SEC} seconds (below it replay protection is off or nearly)`;
+}
+
 /** The `Any Event` choice: every event type, including those added later. */
 export const ANY_EVENT = '*';
 

@@ -9,7 +9,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { DEMO, startSimulator, type RunningSimulator } from '@selling-kit/simulator';
-import { AesGcmCodec } from '@selling-kit/temporal-workflows';
+import { join } from 'node:path';
 import { createWorker, openJobStore } from '@selling-kit/temporal-workflows/worker';
 import { readDeployEnv } from '../../../temporal-workflows/test/topology/deploy-env.ts';
 import {
@@ -25,6 +25,7 @@ import {
   type N8nInstance,
 } from './harness.mts';
 import { startN8nOnPostgres } from './postgres-n8n.mts';
+import { workerAuth } from '../helpers/temporal.mts';
 import { BULK, runOnce } from './workflows.mts';
 
 const SETUP_MS = 10 * 60_000;
@@ -49,24 +50,24 @@ beforeAll(async () => {
   ]);
   sim = started;
   cluster = c;
-  // n8n's database, as the postgresql service creates it on first start (POSTGRES_DB).
-  await cluster.pg.query('postgres', `CREATE DATABASE ${readDeployEnv('postgresql.env').POSTGRES_DB}`);
   try {
     Runtime.install({ logger: new DefaultLogger('ERROR') });
   } catch {
     // installed by an earlier test file in this process
   }
-  // The worker's job store: PostgreSQL, as workers on several hosts share it.
-  await cluster.pg.query('postgres', 'CREATE DATABASE selling_kit_jobs');
-  const jobStore = openJobStore(cluster.pg.url('selling_kit_jobs'));
+  // The worker's job store: PostgreSQL, as workers on several hosts share it (the stores' role and
+  // database, made by the cluster's set-up: deploy/postgres/init-roles.sh).
+  const jobStore = openJobStore(cluster.roles.stores.url());
   const credentials = { demo: { baseUrl: sim.url, apiKey: DEMO.apiKey } };
+  const auth = workerAuth(key, join(userFolder, 'client-keys.json'));
+  const clientKey = auth.issue('n8n-postgres-e2e', Object.keys(credentials));
   const worker = await createWorker({
     jobStore,
     address: cluster.address,
     taskQueue,
     credentials: (ref) => credentials[ref as 'demo'],
     shopNames: () => Object.keys(credentials),
-    codec: new AesGcmCodec(key),
+    codec: auth.codec,
   });
   const running = worker.worker.run();
   stopWorker = async () => {
@@ -75,13 +76,18 @@ beforeAll(async () => {
     await worker.close();
     await jobStore.close();
   };
-  n8n = await startN8nOnPostgres({ userFolder, pg: cluster.pg, logName: 'n8n-postgres-e2e.log' });
+  n8n = await startN8nOnPostgres({
+    userFolder,
+    pg: cluster.pg,
+    role: cluster.roles.n8n,
+    logName: 'n8n-postgres-e2e.log',
+  });
   client = await ownerClient(n8n);
   credential = await client.createCredential(
     'Selling-kit jobs (PostgreSQL e2e)',
     BULK.credentialType,
     BULK.credentialData(
-      { httpUrl: cluster.httpUrl, taskQueue, key, dir: userFolder },
+      { httpUrl: cluster.httpUrl, taskQueue, clientKey, dir: userFolder },
       readDeployEnv('temporal-client.env').TEMPORAL_NAMESPACE,
     ),
   );
@@ -100,9 +106,10 @@ describe('n8n on PostgreSQL (the compose topology, natively)', () => {
     'keeps its data in PostgreSQL and runs the Bulk Job node against the topology’s Temporal server',
     async () => {
       // n8n migrated the database compose gives it (its tables are there, none in a SQLite file).
-      const { rows } = await cluster!.pg.query(
-        readDeployEnv('n8n.env').DB_POSTGRESDB_DATABASE!,
+      // As n8n's own role (not superuser), in its own database.
+      const { rows } = await cluster!.roles.n8n.query(
         "SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name IN ('workflow_entity', 'credentials_entity', 'execution_entity')",
+        readDeployEnv('n8n.env').DB_POSTGRESDB_DATABASE!,
       );
       expect(rows[0]).toEqual({ n: 3 });
 
@@ -122,9 +129,9 @@ describe('n8n on PostgreSQL (the compose topology, natively)', () => {
       const seller = sim!.world.sellers.get(DEMO.sellerId)!;
       expect(skus.filter((sku) => seller.skus.has(sku))).toEqual(skus);
       // The execution is stored in PostgreSQL.
-      const stored = await cluster!.pg.query(
-        readDeployEnv('n8n.env').DB_POSTGRESDB_DATABASE!,
+      const stored = await cluster!.roles.n8n.query(
         `SELECT count(*)::int AS n FROM execution_entity WHERE "workflowId" = '${id}'`,
+        readDeployEnv('n8n.env').DB_POSTGRESDB_DATABASE!,
       );
       expect(stored.rows[0]).toEqual({ n: 1 });
     },

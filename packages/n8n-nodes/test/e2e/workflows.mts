@@ -115,13 +115,13 @@ export const BULK = {
   credentialType: 'marketplaceTemporalApi',
   /** The credential of a server and worker (no report folder: reports are read from the worker's job store). */
   credentialData: (
-    server: { httpUrl: string; taskQueue: string; key: Buffer; dir: string },
+    server: { httpUrl: string; taskQueue: string; clientKey: string; dir: string },
     namespace = 'default',
   ): Record<string, unknown> => ({
     url: server.httpUrl,
     namespace,
     taskQueue: server.taskQueue,
-    codecKey: server.key.toString('base64'),
+    clientKey: server.clientKey,
     apiKey: '',
   }),
   /** "Bulk Job": Start with Job Operation Create, waiting for the end; `parameters` say the rest. */

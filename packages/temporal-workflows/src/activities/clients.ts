@@ -9,11 +9,25 @@ import { createHash } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import type { Client } from '@temporalio/client';
 import {
-  createClient,
+  BaseUrlError,
+  createClient as createApiClient,
   ReauthorizationRequiredError,
   type AuthProvider,
   type SellingClient,
 } from '@selling-kit/api-client';
+
+/**
+ * A client, or — for a stored base URL the client refuses (cleartext to a remote host, core
+ * base-url.ts) — the job's non-retryable error: retrying could never send the credential safely.
+ */
+function createClient(options: Parameters<typeof createApiClient>[0]): SellingClient {
+  try {
+    return createApiClient({ plainHttpHosts: plainHttpHosts(), ...options });
+  } catch (e) {
+    if (e instanceof BaseUrlError) throw ApplicationFailure.nonRetryable(e.message, 'InsecureBaseUrl');
+    throw e;
+  }
+}
 import { refreshUpdate, sellerAuthWorkflow, sellerAuthWorkflowId } from '../workflows/seller-auth.ts';
 import { DEFAULT_TASK_QUEUE } from '../contract.ts';
 import type { ShopRef } from '../types.ts';
@@ -66,6 +80,17 @@ export interface ClientDeps {
  * One attempt per call: the workflow decides what happens next. Answers are counted (metrics.ts) and,
  * when the worker traces, each attempt is a span under its activity's (tracing.ts).
  */
+/**
+ * SPEC GAP #22 (README): host names this worker may reach over plain http besides loopback, comma
+ * separated — set only where a simulator runs on a private network (compose's `simulator` profile).
+ */
+export const PLAIN_HTTP_HOSTS_ENV = 'SELLING_KIT_PLAIN_HTTP_HOSTS';
+const plainHttpHosts = () =>
+  (process.env[PLAIN_HTTP_HOSTS_ENV] ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+
 const ONE_ATTEMPT = {
   pacing: false as const,
   logger: requestMetricsLogger(workerMeter, requestSpanLogger()),

@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import type { CredentialStore, TokenStore } from './clients.ts';
 import type { createClientCache } from './clients.ts';
 import type { JobStore } from '../stores/job-store.ts';
+import type { FeedPolicy } from './feed-policy.ts';
 
 export interface ActivityDeps {
   credentials: CredentialStore;
@@ -12,6 +13,11 @@ export interface ActivityDeps {
   taskQueue?: string;
   /** Jobs' snapshots and outcomes: one store every worker of the deployment opens (stores/job-store.ts). */
   jobStore: JobStore;
+  /**
+   * What job feeds (paths, URLs, sizes) and SKU map files this worker reads: its own setting, never the
+   * job's (feed-policy.ts). Absent: path feeds off, public https URLs only, default limits.
+   */
+  feedPolicy?: FeedPolicy;
   /** OAuth tokens of connected sellers (cross-listers). */
   tokens?: TokenStore;
   /** Receives the activities' clean-up (HTTP connection pools), run by the worker's close(). */

@@ -8,6 +8,7 @@ import { SellingApiError } from '@selling-kit/api-client';
 import type { ShopRef } from '../types.ts';
 import type { DelistOutcome, SoldItem } from '../sales-types.ts';
 import { createSkuMapCache, SkuMapError } from '../sku-map.ts';
+import { feedPolicy } from './feed-policy.ts';
 import type { ActivityContext } from './context.ts';
 import { toActivityFailure } from './send.ts';
 
@@ -19,8 +20,9 @@ export interface DelistPlan {
   targets: { shopId: string; sku: string }[];
 }
 
-export function createDelistActivities({ clients }: ActivityContext) {
-  const skuMaps = createSkuMapCache();
+export function createDelistActivities({ clients, deps }: ActivityContext) {
+  // The mapping file's path comes with the flow's input: read inside the worker's feed roots only.
+  const skuMaps = createSkuMapCache(deps.feedPolicy ?? feedPolicy());
   return {
     /**
      * The order's listings on the source shop (SKU, quantity left) and, for each other shop, the SKU to
@@ -35,7 +37,7 @@ export function createDelistActivities({ clients }: ActivityContext) {
     ): Promise<DelistPlan> {
       let map;
       try {
-        map = skuMapPath ? skuMaps(skuMapPath) : undefined;
+        map = skuMapPath ? await skuMaps(skuMapPath) : undefined;
       } catch (e) {
         if (e instanceof SkuMapError) throw ApplicationFailure.nonRetryable(e.message, e.code);
         throw e;

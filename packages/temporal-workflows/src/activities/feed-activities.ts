@@ -12,6 +12,7 @@ import { readChunk } from './feed.ts';
 import { storeOf } from './job-data.ts';
 import { writeOutcomes } from './report.ts';
 import { takeSnapshot } from './snapshot.ts';
+import { feedPolicy } from './feed-policy.ts';
 
 /** Heartbeat period while a snapshot downloads (a slow URL sends no records to count). */
 const BEAT_MS = 1_000;
@@ -92,7 +93,8 @@ export function createFeedActivities({ deps }: ActivityContext) {
     /**
      * The job's snapshot, taken once into the worker's job store: a retry returns the one the job
      * already has (keyed by its workflow id and first run id, never one an earlier job of the id left).
-     * Heartbeats while it reads; stops when cancelled.
+     * The feed is read under this worker's feed policy (no policy given: path feeds off, public https
+     * only, default limits). Heartbeats while it reads; stops when cancelled.
      */
     async snapshotFeed(feed: FeedRef, job: Omit<JobRef, 'storeId'>): Promise<FeedSnapshot> {
       const ctx = Context.current();
@@ -100,6 +102,7 @@ export function createFeedActivities({ deps }: ActivityContext) {
       const timer = setInterval(beat, BEAT_MS);
       try {
         return await takeSnapshot(feed, deps.jobStore, job, {
+          policy: deps.feedPolicy ?? feedPolicy(),
           onProgress: beat,
           signal: ctx.cancellationSignal,
         });

@@ -1,13 +1,15 @@
-// Where a feed's bytes come from — a file, or an http(s) URL — opened once as a stream, and how a feed
-// is named in messages. Failure messages are stored in plain history (the codec does not encrypt
-// them), so a URL appears only without its userinfo and query string (a presigned URL's signature is a
-// credential), and text taken from the feed only as a short printable excerpt.
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+// Where a feed's bytes come from — a file, or an http(s) URL, as the worker's feed policy allows
+// (feed-policy.ts) — opened once as a stream, and how a feed is named in messages. Failure messages go
+// to the job's caller and to logs, so a URL appears only without its userinfo and query string (a
+// presigned URL's signature is a credential), and text taken from the feed only as a short printable
+// excerpt.
+import type { FileHandle } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import type { ReadableStream as WebStream } from 'node:stream/web';
 import { ApplicationFailure } from '@temporalio/common';
 import type { FeedFormat } from '../types.ts';
+import { fetchFeed } from './feed-fetch.ts';
+import { openConfinedFile, type FeedPolicy } from './feed-policy.ts';
 
 /** Waiting for a feed URL's response headers, then between two pieces of its body. */
 export const FETCH_HEADERS_TIMEOUT_MS = 30_000;
@@ -73,20 +75,34 @@ export function unreadable(source: string, format: FeedFormat, reason: string): 
 const unavailable = (message: string) => ApplicationFailure.retryable(message, 'FeedUnavailable');
 
 /**
- * The feed's bytes as a stream. Errors of the source itself arrive as ApplicationFailures (retryable
- * or not, with redacted messages); a URL's userinfo is sent as Basic authorization. `signal` (the
- * activity's cancellation) aborts a download at once, waiting for headers or for the next bytes.
+ * The feed's bytes as a stream, read under the worker's feed `policy` (feed-policy.ts): a path inside
+ * its roots, a URL it allows (each redirect checked, the checked address connected to: feed-fetch.ts).
+ * Errors of the source itself arrive as ApplicationFailures (retryable or not, with redacted messages);
+ * a URL's userinfo is sent as Basic authorization, to its own origin only. `signal` (the activity's
+ * cancellation) aborts a download at once, waiting for headers or for the next bytes.
  */
-export async function openSource(path: string, format: FeedFormat, signal?: AbortSignal): Promise<Readable> {
+export async function openSource(
+  path: string,
+  format: FeedFormat,
+  policy: FeedPolicy,
+  signal?: AbortSignal,
+): Promise<Readable> {
   const source = redactSource(path);
   if (!isUrl(path)) {
+    let file: FileHandle;
     try {
-      const st = await stat(path);
-      if (!st.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+      ({ file } = await openConfinedFile(policy, path));
+      const st = await file.stat();
+      if (!st.isFile()) {
+        await file.close();
+        throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+      }
     } catch (error) {
+      if (error instanceof ApplicationFailure) throw error;
       throw unreadable(source, format, fileReason(error));
     }
-    return Readable.from(guard(createReadStream(path), (e) => unreadable(source, format, fileReason(e))));
+    const stream = file.createReadStream();
+    return Readable.from(guard(stream, (e) => unreadable(source, format, fileReason(e))));
   }
   let url: URL;
   try {
@@ -94,11 +110,11 @@ export async function openSource(path: string, format: FeedFormat, signal?: Abor
   } catch {
     throw unreadable(source, format, 'not a valid URL');
   }
-  const headers: Record<string, string> = {};
+  let authorization: string | undefined;
   const secrets = [path, url.search, url.search.slice(1), url.password];
   if (url.username || url.password) {
     const user = `${decoded(url.username)}:${decoded(url.password)}`;
-    headers.authorization = `Basic ${Buffer.from(user).toString('base64')}`;
+    authorization = `Basic ${Buffer.from(user).toString('base64')}`;
     url.username = url.password = '';
   }
   secrets.push(url.href);
@@ -112,34 +128,32 @@ export async function openSource(path: string, format: FeedFormat, signal?: Abor
     abort.abort();
   };
   const wait = setTimeout(stall, FETCH_HEADERS_TIMEOUT_MS);
-  let res: Response;
+  const both = signal ? AbortSignal.any([abort.signal, signal]) : abort.signal;
+  let res: IncomingMessage;
   try {
-    res = await fetch(url, {
-      headers,
-      signal: signal ? AbortSignal.any([abort.signal, signal]) : abort.signal,
-      redirect: 'follow',
-    });
+    res = await fetchFeed(policy, url, authorization, both, (u) => redactSource(u.href));
   } catch (error) {
+    if (error instanceof ApplicationFailure) throw error;
     const why = stalled ? `no answer within ${FETCH_HEADERS_TIMEOUT_MS / 1000} s` : networkReason(error);
     throw unavailable(`GET ${source} failed: ${printable(scrub(why), 200)}`);
   } finally {
     clearTimeout(wait);
   }
-  const answered = `GET ${source} answered ${res.status}`;
-  if (!res.ok || !res.body) {
-    await res.body?.cancel().catch(() => {});
-    if (res.status === 408 || res.status === 429 || res.status >= 500) throw unavailable(answered);
+  const status = res.statusCode ?? 0;
+  const answered = `GET ${source} answered ${status}`;
+  if (status < 200 || status >= 300) {
+    res.destroy();
+    if (status === 408 || status === 429 || status >= 500) throw unavailable(answered);
     throw unreadable(source, format, answered);
   }
   // From now on a timer watches the body: it fires when no bytes came for a while.
   const idle = setTimeout(stall, FETCH_IDLE_TIMEOUT_MS).unref();
-  const body = Readable.fromWeb(res.body as WebStream<Uint8Array>);
   const broke = (error: unknown) => {
     const why = stalled ? `no data for ${FETCH_IDLE_TIMEOUT_MS / 1000} s` : networkReason(error);
     return unavailable(`GET ${source} broke off: ${printable(scrub(why), 200)}`);
   };
   return Readable.from(
-    guard(body, broke, {
+    guard(res, broke, {
       onChunk: () => idle.refresh(),
       onEnd: () => clearTimeout(idle),
     }),
@@ -182,7 +196,7 @@ function fileReason(error: unknown): string {
   return printable((error as Error).message, 200);
 }
 
-/** undici says "fetch failed" and puts the reason (ECONNREFUSED, a TLS error…) in `cause`. */
+/** A network error's reason ("connect ECONNREFUSED …", a TLS error), or its `cause`'s when it has one. */
 function networkReason(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.message ?? cause?.code ?? (error as Error).message;

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { ApplicationFailure } from '@temporalio/common';
 import type { RuleViolation } from '@selling-kit/api-client/core';
 import type {
@@ -21,6 +21,7 @@ import type {
 import type { JobStore } from '../stores/job-store.ts';
 import { createLocalJobStore } from '../stores/job-store-local.ts';
 import { MALFORMED, openSnapshot, readSnapshotRecords, takeSnapshot } from './snapshot.ts';
+import { feedPolicy, type FeedPolicy } from './feed-policy.ts';
 import { BULK_OPERATION_SPECS, missing, skuOf, type ItemRequest } from './bulk-operations.ts';
 
 export { rowToBody } from './csv-row.ts';
@@ -124,17 +125,21 @@ export async function readItems(
 
 /**
  * Reads a whole feed once with the worker's reader and rules, in a snapshot taken into a throw-away local
- * store (a temporary directory, removed after): what the CLI checks before it starts a job.
+ * store (a temporary directory, removed after): what the CLI checks before it starts a job. The CLI reads
+ * the user's own file as the user, so the default policy's one root is the file's folder (and the
+ * default limits apply); the worker applies its own policy again when the job reads the feed.
  */
 export async function checkFeed(
   feed: FeedRef,
   operation: BulkOperation,
+  policy: FeedPolicy = feedPolicy({ roots: [dirname(feed.path)] }),
 ): Promise<{ total: number; valid: number; invalid: ItemResult[] }> {
   const tmp = await mkdtemp(join(tmpdir(), 'selling-kit-feed-'));
   const store = createLocalJobStore(tmp);
   try {
     const id = randomUUID();
-    const s = await takeSnapshot(feed, store, { workflowId: `check:${id}`, firstRunId: id, jobId: 'check' });
+    const job = { workflowId: `check:${id}`, firstRunId: id, jobId: 'check' };
+    const s = await takeSnapshot(feed, store, job, { policy });
     let valid = 0;
     const invalid: ItemResult[] = [];
     for (let offset = 0; offset < s.total; offset += 1000) {

@@ -13,7 +13,10 @@
 // native JSON.parse already does per item; the scanner only has to find where items end.
 import { printable } from './feed-source.ts';
 
-/** One item's text may not exceed this (a single huge item would be buffered whole). */
+/**
+ * One item's text is buffered whole, so its size is bounded: by the worker's feed policy
+ * (`maxRecordBytes`, feed-policy.ts) when snapshot.ts reads a feed, by this when no bound is given.
+ */
 export const JSON_ITEM_MAX_BYTES = 16 * 1024 * 1024;
 
 const QUOTE = 0x22;
@@ -29,11 +32,14 @@ const BOM = [0xef, 0xbb, 0xbf];
 /**
  * The items of the JSON array `bytes` holds, parsed, in order. Anything but one array (a blank file,
  * an object, a cut-off file, text after the array, an item that does not parse) throws `fail(reason)`
- * as soon as it is seen.
+ * as soon as it is seen. An item above `maxItemBytes` throws `tooLarge()` (default: `fail`, naming the
+ * size) as soon as its pending bytes pass it.
  */
 export async function* jsonArrayItems(
   bytes: AsyncIterable<Buffer>,
   fail: (reason: string) => Error,
+  maxItemBytes = JSON_ITEM_MAX_BYTES,
+  tooLarge?: () => Error,
 ): AsyncGenerator<unknown> {
   let state: 'before' | 'inside' | 'after' = 'before';
   let depth = 0; // 1: directly inside the top-level array
@@ -46,9 +52,13 @@ export async function* jsonArrayItems(
   let itemStart = 0; // the current item's first byte (in the file)
   let items = 0;
 
+  const tooBig = () =>
+    tooLarge?.() ?? fail(`item ${items + 1} (from byte ${itemStart}) is larger than ${maxItemBytes} bytes`);
+
   /** The current item's text ends before byte `end` of `chunk` (which starts at `from`). */
   const finish = (chunk: Buffer, from: number, end: number, closing: boolean): unknown[] => {
     const piece = chunk.subarray(from, end);
+    if (itemBytes + piece.length > maxItemBytes) throw tooBig();
     const text = (item.length ? Buffer.concat([...item, piece]) : piece).toString('utf8');
     item = [];
     itemBytes = 0;
@@ -113,10 +123,7 @@ export async function* jsonArrayItems(
     if (state === 'inside') {
       item.push(chunk.subarray(from));
       itemBytes += chunk.length - from;
-      if (itemBytes > JSON_ITEM_MAX_BYTES)
-        throw fail(
-          `item ${items + 1} (from byte ${itemStart}) is larger than ${JSON_ITEM_MAX_BYTES >> 20} MiB`,
-        );
+      if (itemBytes > maxItemBytes) throw tooBig();
     } else if (state === 'after') {
       for (; i < chunk.length; i++)
         if (!isSpace(chunk[i]!))

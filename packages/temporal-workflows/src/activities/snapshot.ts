@@ -2,11 +2,16 @@
 // may be rewritten by its exporter at any time, the snapshot never is, so offsets and lines keep meaning
 // the same items for the whole job (and its retries).
 //
-// The source is streamed once (file or URL): hashed, parsed without blocking the event loop (streaming
-// CSV, NDJSON line by line, a JSON array item by item: json-array.ts) and sent in batches to the job
-// store (stores/job-store.ts) every worker opens — one JSON record per feed item, or
-// `{"__malformed_row": "<why>"}` for an item that could not be read. Nothing is visible before the
-// store commits the snapshot whole; a failed or cancelled read aborts it.
+// The source is streamed once (file or URL, as the worker's feed policy allows: feed-policy.ts): hashed,
+// parsed without blocking the event loop (streaming CSV, NDJSON line by line, a JSON array item by item:
+// json-array.ts) and sent in batches to the job store (stores/job-store.ts) every worker opens — one JSON
+// record per feed item, or `{"__malformed_row": "<why>"}` for an item that could not be read. Nothing is
+// visible before the store commits the snapshot whole; a failed or cancelled read aborts it.
+//
+// The policy's limits are enforced while the bytes stream (M1): total bytes counted as they are hashed,
+// one line / CSV record / JSON element at most `maxRecordBytes` (the only thing ever buffered whole),
+// items at most `maxItems`. Above one, the read stops at once with a non-retryable error naming the limit
+// and its setting: memory stays flat whatever the source sends.
 //
 // An inline feed (`feed.content`: the text itself, sealed in the job's input) is snapshotted the same
 // way from memory. Its size is bounded (INLINE_FEED_MAX_BYTES) because it travels through Temporal:
@@ -26,6 +31,7 @@ import { rowToBody } from './csv-row.ts';
 import { looksBinary, openSource, printable, redactSource, unreadable } from './feed-source.ts';
 import { jsonArrayItems } from './json-array.ts';
 import { inlineFeedProblem } from '../contract.ts';
+import { FEED_POLICY_ENV, type FeedPolicy } from './feed-policy.ts';
 
 /**
  * The inline feed limits are the job contract's (contract.ts): clients check them before starting a job
@@ -45,6 +51,8 @@ const BATCH_BYTES = 1 << 20;
 const SNIFF_BYTES = 4096;
 
 export interface SnapshotOptions {
+  /** What this worker lets the feed be (its roots, hosts, limits): the worker's setting. */
+  policy: FeedPolicy;
   /** Called at least every few hundred records (the activity heartbeats from it). */
   onProgress?: () => void;
   /** Stops the read (the activity's cancellation): the store's writer is aborted, nothing is kept. */
@@ -60,7 +68,7 @@ export async function takeSnapshot(
   feed: FeedRef,
   store: JobStore,
   job: Omit<JobRef, 'storeId'>,
-  { onProgress = () => {}, signal }: SnapshotOptions = {},
+  { policy, onProgress = () => {}, signal }: SnapshotOptions,
 ): Promise<FeedSnapshot> {
   const storeId = await store.id();
   const ref: JobRef = { ...job, storeId };
@@ -72,7 +80,7 @@ export async function takeSnapshot(
   const source = redactSource(feed.path);
   const writer = await store.createSnapshot(ref);
   try {
-    const { sha256, total } = await copyRecords(feed, source, writer, onProgress, signal);
+    const { sha256, total } = await copyRecords(feed, source, writer, policy, onProgress, signal);
     const meta = await writer.commit({ source, format: feed.format, sha256, total });
     return { ...meta, job: key, storeId };
   } catch (error) {
@@ -136,33 +144,67 @@ async function copyRecords(
   feed: FeedRef,
   source: string,
   writer: SnapshotWriter,
+  policy: FeedPolicy,
   onProgress: () => void,
   signal: AbortSignal | undefined,
 ): Promise<{ sha256: string; total: number }> {
   const hash = createHash('sha256');
-  const fail = (reason: string) => unreadable(source, feed.format, reason);
+  // The first refusal of a stage wins: tearing the pipeline down makes the other stages fail too (an
+  // AbortError, a premature close), and pipeline() may report one of those first.
+  let first: ApplicationFailure | undefined;
+  const keep = (e: ApplicationFailure) => (first ??= e);
+  const fail = (reason: string) => keep(unreadable(source, feed.format, reason));
+  const overAny = overLimit(source, feed.format);
+  const over = (limit: Limit, value: number) => keep(overAny(limit, value));
   const input =
-    feed.content === undefined ? await openSource(feed.path, feed.format, signal) : inline(feed, fail);
-  const out = recordWriter(writer, onProgress);
+    feed.content === undefined
+      ? await openSource(feed.path, feed.format, policy, signal)
+      : inline(feed, fail);
+  const out = recordWriter(writer, onProgress, policy.maxItems, over);
   const shape = feed.cells ? fromCells : (record: unknown) => record;
+  let bytes = 0;
   const hashing = new Transform({
     transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      if (bytes > policy.maxBytes) return done(over('maxBytes', policy.maxBytes));
       hash.update(chunk);
       done(null, chunk);
     },
   });
+  const record = policy.maxRecordBytes;
   const options = signal ? { signal } : {};
   try {
     if (feed.format === 'csv')
-      await pipeline(input, hashing, textOnly(fail), csvParser(), (rows) => writeCsv(rows, out), options);
+      await pipeline(
+        input,
+        hashing,
+        textOnly(fail),
+        csvParser(record),
+        (rows) => writeCsv(rows, out),
+        options,
+      );
     else if (feed.format === 'ndjson')
-      await pipeline(input, hashing, textOnly(fail), (bytes) => writeNdjson(bytes, out, shape), options);
+      await pipeline(
+        input,
+        hashing,
+        textOnly(fail),
+        (bytes) => writeNdjson(lines(bytes, record, over), out, shape),
+        options,
+      );
     else
-      await pipeline(input, hashing, textOnly(fail), (bytes) => writeJson(bytes, out, fail, shape), options);
+      await pipeline(
+        input,
+        hashing,
+        textOnly(fail),
+        (bytes) => writeJson(bytes, out, fail, shape, record, () => over('maxRecordBytes', record)),
+        options,
+      );
     await out.flush();
   } catch (error) {
     input.destroy();
+    if (first) throw first;
     if (error instanceof ApplicationFailure) throw error;
+    if ((error as CsvError).code === 'CSV_MAX_RECORD_SIZE') throw over('maxRecordBytes', record);
     if ((error as CsvError).code?.startsWith('CSV_')) throw fail(printable((error as Error).message, 300));
     throw error;
   }
@@ -173,8 +215,29 @@ async function copyRecords(
  * Rows whose field count differs from the header are kept (with `info.error`) and become malformed
  * records, so one bad row costs that row only; an unclosed quote makes the file unreadable.
  */
-const csvParser = () =>
-  parse({ columns: true, bom: true, skip_empty_lines: true, relax_column_count: true, info: true });
+const csvParser = (maxRecordBytes: number) =>
+  parse({
+    columns: true,
+    bom: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    info: true,
+    max_record_size: maxRecordBytes,
+  });
+
+/**
+ * The feed goes past one of the policy's limits (not retryable: the same feed would again): the
+ * message names the limit, its value and the setting that raises it.
+ */
+const LIMIT_TEXT = {
+  maxBytes: (n: number) => `exceeds ${FEED_POLICY_ENV.maxBytes} (${n} bytes)`,
+  maxRecordBytes: (n: number) =>
+    `has a line, CSV record or JSON item above ${FEED_POLICY_ENV.maxRecordBytes} (${n} bytes)`,
+  maxItems: (n: number) => `has more items than ${FEED_POLICY_ENV.maxItems} (${n})`,
+} as const;
+type Limit = keyof typeof LIMIT_TEXT;
+const overLimit = (source: string, format: string) => (limit: Limit, value: number) =>
+  ApplicationFailure.nonRetryable(`the ${format} feed ${source} ${LIMIT_TEXT[limit](value)}`, 'FeedTooLarge');
 
 async function writeCsv(rows: AsyncIterable<CsvRow>, out: RecordWriter): Promise<void> {
   for await (const { record, info } of rows)
@@ -212,12 +275,12 @@ export function fromCells(record: unknown): unknown {
 
 /** One record per non-blank line; a line that is not JSON is a malformed record naming its line. */
 async function writeNdjson(
-  bytes: AsyncIterable<Buffer>,
+  textLines: AsyncIterable<string>,
   out: RecordWriter,
   shape: (record: unknown) => unknown,
 ): Promise<void> {
   let n = 0;
-  for await (const text of lines(bytes)) {
+  for await (const text of textLines) {
     n++;
     const line = n === 1 ? text.replace(/^\uFEFF/, '') : text;
     if (line.trim() === '') continue;
@@ -238,8 +301,10 @@ async function writeJson(
   out: RecordWriter,
   fail: (reason: string) => Error,
   shape: (record: unknown) => unknown,
+  maxItemBytes: number,
+  tooLarge: () => Error,
 ): Promise<void> {
-  for await (const item of jsonArrayItems(bytes, fail)) await out.add(shape(item));
+  for await (const item of jsonArrayItems(bytes, fail, maxItemBytes, tooLarge)) await out.add(shape(item));
 }
 
 interface CsvRow {
@@ -256,19 +321,36 @@ function jsonReason(error: unknown): string {
   );
 }
 
-/** A byte stream's lines (split at `\n`, a trailing `\r` dropped), one string each. */
-async function* lines(bytes: AsyncIterable<Buffer>): AsyncGenerator<string> {
+/**
+ * A byte stream's lines (split at `\n`, a trailing `\r` dropped), one string each. A line longer than
+ * `maxBytes` stops the read (`over`) as soon as its pending bytes pass it, before its end is seen.
+ */
+async function* lines(
+  bytes: AsyncIterable<Buffer>,
+  maxBytes: number,
+  over: (limit: Limit, value: number) => Error,
+): AsyncGenerator<string> {
   let pending: Buffer[] = [];
+  let pendingBytes = 0;
   const text = (b: Buffer) => b.toString('utf8').replace(/\r$/, '');
+  const check = (n: number) => {
+    if (n > maxBytes + 1) throw over('maxRecordBytes', maxBytes); // + 1: a CRLF's `\r`
+  };
   for await (const chunk of bytes) {
     let start = 0;
     for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
+      check(pendingBytes + nl - start);
       pending.push(chunk.subarray(start, nl));
       yield text(Buffer.concat(pending));
       pending = [];
+      pendingBytes = 0;
       start = nl + 1;
     }
-    if (start < chunk.length) pending.push(chunk.subarray(start));
+    if (start < chunk.length) {
+      pending.push(chunk.subarray(start));
+      pendingBytes += chunk.length - start;
+      check(pendingBytes);
+    }
   }
   if (pending.length) yield text(Buffer.concat(pending));
 }
@@ -308,7 +390,12 @@ interface RecordWriter {
 }
 
 /** Sends records to the snapshot writer in batches, reporting progress as they go. */
-function recordWriter(writer: SnapshotWriter, onProgress: () => void): RecordWriter {
+function recordWriter(
+  writer: SnapshotWriter,
+  onProgress: () => void,
+  maxItems: number,
+  over: (limit: Limit, value: number) => Error,
+): RecordWriter {
   let batch: string[] = [];
   let bytes = 0;
   let count = 0;
@@ -324,6 +411,7 @@ function recordWriter(writer: SnapshotWriter, onProgress: () => void): RecordWri
       return count;
     },
     async add(record) {
+      if (count >= maxItems) throw over('maxItems', maxItems);
       const text = JSON.stringify(record ?? null);
       batch.push(text);
       bytes += text.length;

@@ -37,6 +37,9 @@ import type {
   SnapshotWriter,
 } from './job-store.ts';
 
+/** Modes of what the local stores write: only the owner may enter or read (reports hold buyers' data). */
+export const PRIVATE_DIR = 0o700;
+export const PRIVATE_FILE = 0o600;
 const STORE_FILE = 'store.json';
 const JOBS = 'jobs';
 const JOB_FILE = 'job.json';
@@ -86,7 +89,8 @@ export function createLocalJobStore(dir: string): JobStore {
   let identity: Promise<StoreFile> | undefined;
   /** store.json, created by the first worker that gets there (the others read its id). */
   async function storeFile(): Promise<StoreFile> {
-    await mkdir(jobsDir, { recursive: true });
+    // 0700 / 0600 throughout (PRIVATE_DIR, PRIVATE_FILE): feeds, snapshots and reports are the owner's.
+    await mkdir(jobsDir, { recursive: true, mode: PRIVATE_DIR });
     const path = join(root, STORE_FILE);
     const mine: StoreFile = { id: randomUUID(), host: hostname(), createdAt: new Date().toISOString() };
     await createOnce(path, JSON.stringify(mine, null, 2) + '\n', root);
@@ -104,7 +108,7 @@ export function createLocalJobStore(dir: string): JobStore {
     const existing = await getJob(job);
     if (existing) return existing;
     const folder = jobDir(job);
-    await mkdir(folder, { recursive: true });
+    await mkdir(folder, { recursive: true, mode: PRIVATE_DIR });
     const record: JobRecord = {
       key: { workflowId: job.workflowId, firstRunId: job.firstRunId },
       jobId: job.jobId,
@@ -240,7 +244,7 @@ export function createLocalJobStore(dir: string): JobStore {
     async createSnapshot(job) {
       await ensureJob(job);
       const tmp = tmpName(jobDir(job), 'snapshot-');
-      await mkdir(tmp);
+      await mkdir(tmp, { mode: PRIVATE_DIR });
       return snapshotWriter(tmp, snapshotDir(job));
     },
 
@@ -292,7 +296,7 @@ export function createLocalJobStore(dir: string): JobStore {
     async writePart(job, part, lines) {
       await ensureJob(job);
       const dir = partsDir(job);
-      await mkdir(dir, { recursive: true });
+      await mkdir(dir, { recursive: true, mode: PRIVATE_DIR });
       const id: PartId = { seq: part.seq, attempt: part.attempt, piece: part.piece ?? 0 };
       for (const [name, value] of Object.entries(id))
         if (!Number.isSafeInteger(value) || value < 0)
@@ -367,8 +371,8 @@ export function createLocalJobStore(dir: string): JobStore {
 /** A snapshot written into `tmp`, published as `target` by commit. */
 function snapshotWriter(tmp: string, target: string): SnapshotWriter {
   // flush: each file is fsynced when it closes, before the directory is renamed into place.
-  const records = createWriteStream(join(tmp, RECORDS), { flush: true });
-  const index = createWriteStream(join(tmp, INDEX), { flush: true });
+  const records = createWriteStream(join(tmp, RECORDS), { flush: true, mode: PRIVATE_FILE });
+  const index = createWriteStream(join(tmp, INDEX), { flush: true, mode: PRIVATE_FILE });
   let position = 0;
   let count = 0;
   let closed = false;
@@ -503,7 +507,7 @@ async function readJson<T>(path: string): Promise<T | undefined> {
 
 /** Writes `text` to a new file and syncs it to disk (it is renamed or linked into place next). */
 async function writeDurable(path: string, text: string): Promise<void> {
-  const file = await open(path, 'wx');
+  const file = await open(path, 'wx', PRIVATE_FILE);
   try {
     await file.writeFile(text);
     await file.datasync();

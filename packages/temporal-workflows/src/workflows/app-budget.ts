@@ -34,6 +34,7 @@ import {
 } from '@temporalio/workflow';
 import { APP_BUDGET_MESSAGES, appBudgetWorkflowId } from '../contract.ts';
 import type { Allowance } from '../types.ts';
+import { REFUSING_UPDATE, refuseInput } from './refuse.ts';
 
 export interface BudgetInput {
   appId: string;
@@ -191,20 +192,29 @@ export const budgetQuery = defineQuery<BudgetState>(APP_BUDGET_MESSAGES.budgetQu
 export { appBudgetWorkflowId };
 
 export async function appBudgetWorkflow(input: BudgetInput, carry?: BudgetState): Promise<void> {
+  refuseInput(input, carry);
   // Runs recorded before 0.3 replay with the ledger they ran with (the new rules start at the next run).
   const rules = patched('app-budget-batched-leases') ? LEDGER : LEDGER_0_2;
   const state = carry ?? warmStart(input, rules);
   let handled = 0;
   setHandler(budgetQuery, () => state);
-  setHandler(leaseUpdate, ({ shopId, key, want }) => {
-    handled++;
-    return lease(state, key ?? shopId, want, Date.now(), rules);
-  });
-  setHandler(leasesUpdate, ({ requests }) => {
-    handled++;
-    const now = Date.now();
-    return requests.map(({ shopId, key, want }) => lease(state, key ?? shopId, want, now, rules));
-  });
+  setHandler(
+    leaseUpdate,
+    ({ shopId, key, want }) => {
+      handled++;
+      return lease(state, key ?? shopId, want, Date.now(), rules);
+    },
+    REFUSING_UPDATE,
+  );
+  setHandler(
+    leasesUpdate,
+    ({ requests }) => {
+      handled++;
+      const now = Date.now();
+      return requests.map(({ shopId, key, want }) => lease(state, key ?? shopId, want, now, rules));
+    },
+    REFUSING_UPDATE,
+  );
   await condition(() => handled >= 500 || workflowInfo().continueAsNewSuggested);
   await condition(allHandlersFinished);
   await continueAsNew<typeof appBudgetWorkflow>(input, state);

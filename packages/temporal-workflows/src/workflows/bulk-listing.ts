@@ -25,8 +25,9 @@ import {
   sleep,
   workflowInfo,
   allHandlersFinished,
+  patched,
 } from '@temporalio/workflow';
-import { JOB_MESSAGES } from '../contract.ts';
+import { INVALID_ID, JOB_ID_RULE_PATCH, JOB_MESSAGES, jobIdsProblem } from '../contract.ts';
 import type { createActivities } from '../activities/index.ts';
 import type {
   BatchResult,
@@ -66,6 +67,7 @@ import {
   type JobRef,
   type PartRef,
 } from '../stores/job-store.ts';
+import { REFUSING_UPDATE, guardSignal, refuseInput } from './refuse.ts';
 
 export const progressQuery = defineQuery<BulkProgress>(JOB_MESSAGES.progressQuery);
 export const pauseSignal = defineSignal<[{ reason?: string }]>(JOB_MESSAGES.pauseSignal);
@@ -205,6 +207,13 @@ const answeredBadly = (code: string | undefined) =>
 const VERIFY_PER_ROUND = 50;
 
 export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry): Promise<BulkProgress> {
+  refuseInput(input, carry);
+  // Ids name store keys and files: one that breaks the contract's rule is refused before any other command
+  // (a many-shop job's shop, started by its parent, has the id `<job>/<shop>`).
+  if (patched(JOB_ID_RULE_PATCH)) {
+    const badId = jobIdsProblem(input, { child: workflowInfo().parent !== undefined });
+    if (badId) throw ApplicationFailure.nonRetryable(badId, INVALID_ID);
+  }
   const group = groupOf(input.operation);
   const allowance = input.allowance ?? DEFAULT_ALLOWANCES[group];
   const W = allowance.windowMs;
@@ -321,17 +330,24 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     upToSeq: s.seq,
     ownSnapshot: ownSnapshot(),
   }));
-  setHandler(pauseSignal, (arg) => pause(arg?.reason));
-  setHandler(resumeSignal, resume);
-  setHandler(cancelSignal, cancel);
-  setHandler(pauseUpdate, (arg) => (pause(arg?.reason), current()));
-  setHandler(resumeUpdate, () => (resume(), current()));
+  setHandler(
+    pauseSignal,
+    guardSignal('pauseSignal', (arg) => pause(arg?.reason)),
+  );
+  setHandler(resumeSignal, guardSignal('resumeSignal', resume));
+  setHandler(cancelSignal, guardSignal('cancelSignal', cancel));
+  setHandler(pauseUpdate, (arg) => (pause(arg?.reason), current()), REFUSING_UPDATE);
+  setHandler(resumeUpdate, () => (resume(), current()), REFUSING_UPDATE);
   // Answered once nothing more leaves: the window on the wire has stopped.
-  setHandler(cancelUpdate, async () => {
-    cancel();
-    await condition(() => sending === undefined);
-    return current();
-  });
+  setHandler(
+    cancelUpdate,
+    async () => {
+      cancel();
+      await condition(() => sending === undefined);
+      return current();
+    },
+    REFUSING_UPDATE,
+  );
 
   /** The next report part: numbered in the order the workflow decides them (the later one wins a line). */
   const part = (kind: string): PartRef => ({ job: jobRef(), seq: ++s.seq, kind });

@@ -7,6 +7,7 @@
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.ts';
 import type { DelistInput, DelistResult, DelistOutcome } from '../sales-types.ts';
+import { refuseInput } from './refuse.ts';
 
 export { delistWorkflowId } from '../contract.ts';
 
@@ -21,6 +22,7 @@ const { delistSku } = proxyActivities<ReturnType<typeof createActivities>>({
 });
 
 export async function delistOnSaleWorkflow(input: DelistInput): Promise<DelistResult> {
+  refuseInput(input);
   const plan = await planDelist(input.source, input.productIds, input.shops, input.skuMapPath);
   const shops = new Map(input.shops.map((s) => [s.shopId, s]));
   // Every shop's answer is kept: one shop out of retries never hides the others' outcomes.

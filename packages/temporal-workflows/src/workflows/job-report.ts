@@ -6,6 +6,7 @@
 import { proxyActivities } from '@temporalio/workflow';
 import type { createJobReportActivities } from '../activities/job-report.ts';
 import type { JobReportInput, JobReportPage } from '../contract.ts';
+import { refuseInput } from './refuse.ts';
 
 export { jobReportWorkflowId } from '../contract.ts';
 
@@ -17,5 +18,6 @@ const { readJobReport } = proxyActivities<ReturnType<typeof createJobReportActiv
 });
 
 export async function jobReportWorkflow(input: JobReportInput): Promise<JobReportPage> {
+  refuseInput(input);
   return readJobReport(input);
 }

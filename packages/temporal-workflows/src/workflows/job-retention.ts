@@ -9,6 +9,7 @@ import type {
   JobRetentionInput,
   JobRetentionResult,
 } from '../activities/retention.ts';
+import { refuseInput } from './refuse.ts';
 
 export type { JobRetentionInput, JobRetentionResult } from '../activities/retention.ts';
 
@@ -24,5 +25,6 @@ const { expireJobData } = proxyActivities<ReturnType<typeof createRetentionActiv
 });
 
 export async function jobRetentionWorkflow(input: JobRetentionInput): Promise<JobRetentionResult> {
+  refuseInput(input);
   return expireJobData(input);
 }

@@ -28,6 +28,9 @@ import {
   concurrentShops,
   DEFAULT_MAX_CONCURRENT_SHOPS,
   inlineFeedBytes,
+  INVALID_ID,
+  JOB_ID_RULE_PATCH,
+  jobIdsProblem,
   shopJobId,
   shopWorkflowId,
 } from '../contract.ts';
@@ -42,6 +45,7 @@ import {
   resumeUpdate,
   shopDoneSignal,
 } from './bulk-listing.ts';
+import { REFUSING_UPDATE, guardSignal, refuseInput } from './refuse.ts';
 
 export interface MultiShopCarry {
   next: number;
@@ -116,6 +120,13 @@ export async function multiShopJobWorkflow(
   input: MultiShopJobInput,
   carry?: MultiShopCarry,
 ): Promise<BulkProgress> {
+  refuseInput(input, carry);
+  // Ids name store keys, files and the children's workflow ids: a bad one is refused before any other
+  // command.
+  if (patched(JOB_ID_RULE_PATCH)) {
+    const badId = jobIdsProblem(input);
+    if (badId) throw ApplicationFailure.nonRetryable(badId, INVALID_ID);
+  }
   const s: MultiShopCarry = carry ?? {
     next: 0,
     running: [],
@@ -179,10 +190,13 @@ export async function multiShopJobWorkflow(
   const state = (): JobState => ended ?? (s.cancelled ? 'cancelling' : s.paused ? 'paused' : 'running');
 
   setHandler(progressQuery, () => aggregate(state()));
-  setHandler(shopDoneSignal, ({ shopId, progress }) => {
-    s.results[shopId] = progress;
-    running.delete(shopId);
-  });
+  setHandler(
+    shopDoneSignal,
+    guardSignal('shopDoneSignal', ({ shopId, progress }) => {
+      s.results[shopId] = progress;
+      running.delete(shopId);
+    }),
+  );
   const pause = async (arg?: { reason?: string }) => {
     s.paused = true;
     s.pauseReason = arg?.reason;
@@ -197,12 +211,12 @@ export async function multiShopJobWorkflow(
     s.cancelled = true;
     await tellRunning((h) => h.signal(cancelSignal));
   };
-  setHandler(pauseSignal, pause);
-  setHandler(resumeSignal, resume);
-  setHandler(cancelSignal, cancel);
-  setHandler(pauseUpdate, async (arg) => (await pause(arg), aggregate(state())));
-  setHandler(resumeUpdate, async () => (await resume(), aggregate(state())));
-  setHandler(cancelUpdate, async () => (await cancel(), aggregate(state())));
+  setHandler(pauseSignal, guardSignal('pauseSignal', pause));
+  setHandler(resumeSignal, guardSignal('resumeSignal', resume));
+  setHandler(cancelSignal, guardSignal('cancelSignal', cancel));
+  setHandler(pauseUpdate, async (arg) => (await pause(arg), aggregate(state())), REFUSING_UPDATE);
+  setHandler(resumeUpdate, async () => (await resume(), aggregate(state())), REFUSING_UPDATE);
+  setHandler(cancelUpdate, async () => (await cancel(), aggregate(state())), REFUSING_UPDATE);
 
   const start = (shopId: string) => {
     const shop = input.shops.find((s) => s.shopId === shopId)!;

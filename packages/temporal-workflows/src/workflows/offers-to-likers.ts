@@ -30,6 +30,7 @@ import type { createActivities } from '../activities/index.ts';
 import type { LikeSignal, LikerOfferOutcome, LikerOffersInput, LikerOffersState } from '../sales-types.ts';
 import { LIKER_OFFERS_MESSAGES, likerOffersWorkflowId } from '../contract.ts';
 import { DEFAULT_ALLOWANCES, type AcquireResult, type SlotReport } from './pacing.ts';
+import { guardSignal, refuseInput } from './refuse.ts';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -77,6 +78,7 @@ const MAX_FAILURE_CODES = 20;
 export async function likerOffersWorkflow(
   input: LikerOffersInput & { lifetimeMs: number },
 ): Promise<LikerOffersState> {
+  refuseInput(input);
   const s = input.state;
   const pending = new Map<number, number>(s?.pending ?? []);
   const offered = new Map<number, number>(s?.offered ?? []);
@@ -102,24 +104,27 @@ export async function likerOffersWorkflow(
     ...(laneUsed ? { laneUsed } : {}),
   });
 
-  setHandler(likeSignal, ({ likerId }) => {
-    counts.likes++;
-    likesThisRun++;
-    if (closed) {
-      counts.notOnSale++;
-      return;
-    }
-    const at = offered.get(likerId);
-    if (
-      pending.has(likerId) ||
-      inFlight.has(likerId) ||
-      (at !== undefined && Date.now() - at < input.lifetimeMs)
-    ) {
-      counts.repeated++;
-      return;
-    }
-    pending.set(likerId, Date.now() + input.delayMs);
-  });
+  setHandler(
+    likeSignal,
+    guardSignal('likeSignal', ({ likerId }) => {
+      counts.likes++;
+      likesThisRun++;
+      if (closed) {
+        counts.notOnSale++;
+        return;
+      }
+      const at = offered.get(likerId);
+      if (
+        pending.has(likerId) ||
+        inFlight.has(likerId) ||
+        (at !== undefined && Date.now() - at < input.lifetimeMs)
+      ) {
+        counts.repeated++;
+        return;
+      }
+      pending.set(likerId, Date.now() + input.delayMs);
+    }),
+  );
   setHandler(likerOffersStateQuery, state);
 
   const runFull = () =>

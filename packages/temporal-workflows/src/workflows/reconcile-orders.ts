@@ -5,6 +5,7 @@
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.ts';
 import type { ReconcileInput, ReconcileResult } from '../types.ts';
+import { refuseInput } from './refuse.ts';
 
 const { listRecentOrders, writeReport } = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '5 minutes',
@@ -12,6 +13,7 @@ const { listRecentOrders, writeReport } = proxyActivities<ReturnType<typeof crea
 });
 
 export async function reconcileOrdersWorkflow(input: ReconcileInput): Promise<ReconcileResult> {
+  refuseInput(input);
   const info = workflowInfo();
   const reportKey = info.workflowId;
   const since = new Date(Date.now() - (input.lookbackHours ?? 24) * 3600_000).toISOString();

@@ -30,6 +30,7 @@ import type {
 import type { ShopRef } from '../types.ts';
 import { delistWorkflowId } from '../contract.ts';
 import { delistOnSaleWorkflow } from './delist-on-sale.ts';
+import { refuseInput } from './refuse.ts';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -65,6 +66,7 @@ export async function reconcileSalesWorkflow(
   input: ReconcileSalesInput,
   carry?: ReconcileSalesCarry,
 ): Promise<ReconcileSalesResult> {
+  refuseInput(input, carry);
   if (!patched(PAGED_PATCH)) return reconcileWhole(input);
   const budget = input.eventsPerRun ?? DEFAULT_EVENTS_PER_RUN;
   const batchSize = Math.max(1, input.startBatch ?? DEFAULT_START_BATCH);

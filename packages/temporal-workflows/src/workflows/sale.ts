@@ -19,6 +19,7 @@ import {
 import type { Duration } from '@temporalio/common';
 import type { createActivities } from '../activities/index.ts';
 import type { SaleInput, SaleResult } from '../types.ts';
+import { refuseInput } from './refuse.ts';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -49,6 +50,7 @@ const FIRST_TASK_HISTORY_LENGTH = 3;
 export { saleWorkflowId } from '../contract.ts';
 
 export async function saleWorkflow(input: SaleInput): Promise<SaleResult> {
+  refuseInput(input);
   try {
     if (!patched(SALE_LOCAL_FIRST)) return await markSold(input.shop, input.ref);
     return await localFirst(input);

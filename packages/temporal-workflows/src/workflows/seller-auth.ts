@@ -21,6 +21,7 @@ import {
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.ts';
 import { SELLER_AUTH_MESSAGES, sellerAuthWorkflowId } from '../contract.ts';
+import { REFUSING_UPDATE, refuseInput } from './refuse.ts';
 
 export interface SellerAuthInput {
   sellerId: string;
@@ -78,6 +79,7 @@ export async function sellerAuthWorkflow(
   input: SellerAuthInput,
   carry?: { refreshes: number; reauthorization?: string },
 ): Promise<SellerAuthState> {
+  refuseInput(input, carry);
   const ahead = input.refreshAheadMs ?? 5 * 60_000;
   // Handlers first: queries and updates may arrive before the first activity completes.
   const s: SellerAuthState = { state: 'active', version: 0, expiresAt: 0, refreshes: carry?.refreshes ?? 0 };
@@ -116,13 +118,17 @@ export async function sellerAuthWorkflow(
   };
 
   setHandler(authStateQuery, () => ({ ...s }));
-  setHandler(refreshUpdate, async ({ seenVersion }) => {
-    handled++;
-    await condition(() => ready);
-    if (s.state === 'active' && seenVersion >= s.version) await refresh();
-    else if (inFlight) await inFlight;
-    return { ...s };
-  });
+  setHandler(
+    refreshUpdate,
+    async ({ seenVersion }) => {
+      handled++;
+      await condition(() => ready);
+      if (s.state === 'active' && seenVersion >= s.version) await refresh();
+      else if (inFlight) await inFlight;
+      return { ...s };
+    },
+    REFUSING_UPDATE,
+  );
 
   /** (Re)reads the seller's tokens from the worker's store: version and expiry, never the tokens. */
   const describe = async () => {
@@ -138,12 +144,16 @@ export async function sellerAuthWorkflow(
     }
   };
   // The seller went through the consent page again and the app stored the new tokens.
-  setHandler(reconnectUpdate, async () => {
-    handled++;
-    await condition(() => ready && !inFlight);
-    await describe();
-    return { ...s };
-  });
+  setHandler(
+    reconnectUpdate,
+    async () => {
+      handled++;
+      await condition(() => ready && !inFlight);
+      await describe();
+      return { ...s };
+    },
+    REFUSING_UPDATE,
+  );
 
   if (carry?.reauthorization !== undefined) {
     // Continued as new while waiting for the seller: still waiting (the store's tokens are refused).

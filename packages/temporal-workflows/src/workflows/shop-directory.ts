@@ -5,6 +5,7 @@
 // per task queue, started with the "use existing" conflict policy).
 import { ActivityFailure, ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { createShopDirectoryActivities } from '../activities/shop-directory.ts';
+import { refuseInput } from './refuse.ts';
 
 export { shopDirectoryWorkflowId } from '../contract.ts';
 
@@ -19,7 +20,9 @@ export interface ShopDirectory {
   unavailable?: string;
 }
 
-export async function shopDirectoryWorkflow(): Promise<ShopDirectory> {
+// It takes no input: anything sent to it anyway is checked like every workflow's.
+export async function shopDirectoryWorkflow(...input: unknown[]): Promise<ShopDirectory> {
+  refuseInput(...input);
   try {
     return { shops: await listShopNames() };
   } catch (error) {

@@ -31,6 +31,7 @@ import {
   type Ring,
   type RingOptions,
 } from './pacing.ts';
+import { REFUSING_UPDATE, refuseInput } from './refuse.ts';
 
 export const acquireUpdate = defineUpdate<AcquireResult, [AcquireRequest]>(LANE_MESSAGES.acquireUpdate);
 /**
@@ -51,6 +52,7 @@ export interface LaneInput {
 export { laneWorkflowId };
 
 export async function shopLaneWorkflow(input: LaneInput, carry?: Ring): Promise<void> {
+  refuseInput(input, carry);
   const ring = carry ?? newRing(input.allowance, input.ring);
   // 0.2's clock margin and cap in requests: deprecated in 0.4, as every lane a 0.3 worker asks was started
   // with them (README, "Changing workflow code"). The call stays where the marker was recorded.
@@ -60,19 +62,27 @@ export async function shopLaneWorkflow(input: LaneInput, carry?: Ring): Promise<
   const v3 = patched('lane-budget-pacing');
   let handled = 0;
   setHandler(ringQuery, () => ring);
-  setHandler(acquireUpdate, (req) => {
-    handled++;
-    if (req.share) applyShare(ring, req.share, v3);
-    return acquire(ring, req, Date.now(), marginMs);
-  });
-  setHandler(capUpdate, ({ requestsPerWindow, seq }) => {
-    handled++;
-    if (seq !== undefined && ring.capSeq !== undefined && seq <= ring.capSeq) return; // an older lease
-    if (requestsPerWindow === undefined) delete ring.capPerWindow;
-    else ring.capPerWindow = Math.max(0, Math.floor(requestsPerWindow));
-    if (seq !== undefined) ring.capSeq = seq;
-    delete ring.share; // a cap from a worker before 0.3: no budget pacing until the next share
-  });
+  setHandler(
+    acquireUpdate,
+    (req) => {
+      handled++;
+      if (req.share) applyShare(ring, req.share, v3);
+      return acquire(ring, req, Date.now(), marginMs);
+    },
+    REFUSING_UPDATE,
+  );
+  setHandler(
+    capUpdate,
+    ({ requestsPerWindow, seq }) => {
+      handled++;
+      if (seq !== undefined && ring.capSeq !== undefined && seq <= ring.capSeq) return; // an older lease
+      if (requestsPerWindow === undefined) delete ring.capPerWindow;
+      else ring.capPerWindow = Math.max(0, Math.floor(requestsPerWindow));
+      if (seq !== undefined) ring.capSeq = seq;
+      delete ring.share; // a cap from a worker before 0.3: no budget pacing until the next share
+    },
+    REFUSING_UPDATE,
+  );
   // An entity lives on; it starts afresh (carrying its ring) before its history grows large.
   await condition(() => handled >= 500 || workflowInfo().continueAsNewSuggested);
   await condition(allHandlersFinished);

@@ -32,12 +32,11 @@ beforeAll(async () => {
     startSimulator({ port: 0, config: { fetchPictures: false } }),
   ]);
   dir = mkdtempSync(join(tmpdir(), 'sk-topology-run-'));
-  // Workers on several hosts would share the token store in PostgreSQL: the worker service's setting,
-  // pointed at this cluster.
-  await cluster.pg.query('postgres', 'CREATE DATABASE selling_kit');
+  // Workers on several hosts share the token store in PostgreSQL: the worker service's setting, the
+  // selling_kit database as its own role (deploy/postgres/init-roles.sh, run by the cluster's set-up).
   // The worker service's environment (temporal-client.env + worker.env) with this machine's addresses
   // and paths, and the secrets compose takes from .env.
-  env = workerServiceEnv(dir, cluster.address, cluster.pg.url('selling_kit'));
+  env = workerServiceEnv(dir, cluster.address, cluster.roles.stores.url());
 }, 180_000);
 
 afterAll(async () => {

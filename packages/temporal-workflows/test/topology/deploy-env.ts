@@ -14,18 +14,49 @@ export type DeployEnvFile =
   | 'postgresql.env'
   | 'temporal-persistence.env'
   | 'temporal-server.env'
+  | 'temporal-server-tls.env'
   | 'temporal-client.env'
+  | 'temporal-client-tls.env'
   | 'worker.env'
   | 'n8n.env';
 
-/** Keys the native harness replaces, per file: where compose has a host name, a port or a container path. */
+/**
+ * Keys the native harness replaces, per file: where compose has a host name, a port, a container path or a
+ * database URL on a compose service.
+ */
 export const NATIVE_OVERRIDES: Record<DeployEnvFile, readonly string[]> = {
   'postgresql.env': [],
   'temporal-persistence.env': ['POSTGRES_SEEDS', 'DB_PORT'],
   'temporal-server.env': ['BIND_ON_IP', 'DYNAMIC_CONFIG_FILE_PATH', 'FRONTEND_GRPC_PORT'],
+  'temporal-server-tls.env': [
+    'TEMPORAL_TLS_FRONTEND_CERT',
+    'TEMPORAL_TLS_FRONTEND_KEY',
+    'TEMPORAL_TLS_CLIENT1_CA_CERT',
+    'TEMPORAL_TLS_CLIENT2_CA_CERT',
+    'TEMPORAL_TLS_SERVER_CERT',
+    'TEMPORAL_TLS_SERVER_KEY',
+    'TEMPORAL_TLS_SERVER_CA_CERT',
+  ],
   'temporal-client.env': ['TEMPORAL_ADDRESS'],
-  'worker.env': ['SELLING_KIT_CREDENTIALS', 'SELLING_KIT_TOKEN_STORE', 'SELLING_KIT_KEY_FILE'],
-  'n8n.env': ['DB_POSTGRESDB_HOST', 'DB_POSTGRESDB_PORT', 'N8N_PORT'],
+  'temporal-client-tls.env': [
+    'TEMPORAL_TLS_SERVER_CA_CERT_PATH',
+    'TEMPORAL_TLS_CLIENT_CERT_PATH',
+    'TEMPORAL_TLS_CLIENT_KEY_PATH',
+  ],
+  'worker.env': [
+    'SELLING_KIT_CREDENTIALS',
+    'SELLING_KIT_CLIENT_KEYS',
+    'SELLING_KIT_TOKEN_STORE',
+    'SELLING_KIT_JOB_STORE',
+    'SELLING_KIT_KEY_FILE',
+  ],
+  'n8n.env': [
+    'DB_POSTGRESDB_HOST',
+    'DB_POSTGRESDB_PORT',
+    'N8N_PORT',
+    'N8N_RESTRICT_FILE_ACCESS_TO',
+    'NODES_EXCLUDE_FILE',
+  ],
 };
 
 /**

@@ -11,18 +11,32 @@ import { nativeEnv } from './deploy-env.ts';
 
 /**
  * The worker service's environment (temporal-client.env + worker.env) with this machine's address and
- * paths under `dir`, and the secrets compose takes from .env.
+ * paths under `dir`, its token store and job store (compose: the selling_kit database; a folder under
+ * `dir` unless given), and the secrets compose takes from .env.
  */
-export const workerServiceEnv = (dir: string, address: string, tokenStore: string) =>
+export const workerServiceEnv = (
+  dir: string,
+  address: string,
+  tokenStore: string,
+  jobStore: string = join(dir, 'jobs'),
+) =>
   nativeEnv(
     ['temporal-client.env', 'worker.env'],
     {
       TEMPORAL_ADDRESS: address,
       SELLING_KIT_CREDENTIALS: join(dir, 'credentials.json'),
+      SELLING_KIT_CLIENT_KEYS: join(dir, 'client-keys.json'),
       SELLING_KIT_TOKEN_STORE: tokenStore,
+      SELLING_KIT_JOB_STORE: jobStore,
       SELLING_KIT_KEY_FILE: join(dir, 'codec.key'),
     },
-    { SELLING_KIT_CODEC_KEY: randomBytes(32).toString('base64'), SELLING_KIT_HOME: dir },
+    {
+      SELLING_KIT_CODEC_KEY: randomBytes(32).toString('base64'),
+      SELLING_KIT_TOKEN_STORE_KEY: randomBytes(32).toString('base64'),
+      SELLING_KIT_HOME: dir,
+      // The tests' feeds are files in the run folder (compose sets no root: n8n sends inline feeds).
+      SELLING_KIT_FEED_ROOTS: dir,
+    },
   );
 
 /** A seller with an address and an API key of `partnerId`, the key written as `shop` to `credentialsPath`. */

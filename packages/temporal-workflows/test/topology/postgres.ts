@@ -45,7 +45,8 @@ export interface Postgres {
   stop(): Promise<void>;
 }
 
-function pgBin(name: string): string {
+/** A PostgreSQL binary's path (initdb, pg_ctl, psql). */
+export function pgBin(name: string): string {
   const dir = process.env.SELLING_KIT_PG_BIN;
   const candidates = [dir && join(dir, name), `/usr/lib/postgresql/15/bin/${name}`, `/usr/local/bin/${name}`];
   const found = candidates.find((c): c is string => !!c && existsSync(c));

@@ -1,6 +1,8 @@
 // The compose topology's Temporal part, run natively (no Docker): the same server version as
 // docker-compose.yml (built by scripts/setup-temporal-server.sh), configured from the same files:
-//   1. schema: deploy/temporal/setup-postgres.sh (compose's `temporal-schema`) with
+//   0. roles: deploy/postgres/init-roles.sh, once, as the superuser (compose's `postgresql` first start):
+//      one role per service, none superuser; everything below connects as its own role;
+//   1. schema (as Temporal's role): deploy/temporal/setup-postgres.sh (compose's `temporal-schema`) with
 //      deploy/env/temporal-persistence.env, temporal-sql-tool and the schema folders of the server module;
 //   2. server: `server start` (the image's entrypoint), whose embedded configuration template reads
 //      deploy/env/temporal-persistence.env + temporal-server.env (compose's `temporal`);
@@ -14,6 +16,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { nativeEnv, REPO_ROOT } from './deploy-env.ts';
+import { initRoles, type Roles } from './pg-roles.ts';
 import { freeLowPort, freePort, startPostgres, type Postgres } from './postgres.ts';
 
 const run = promisify(execFile);
@@ -35,7 +38,10 @@ function tool(variable: string, cached?: string): string {
 }
 
 export interface TemporalCluster {
+  /** The cluster, as its superuser: for the test's own set-up and checks only (no service uses it). */
   pg: Postgres;
+  /** The run-time roles (deploy/postgres/init-roles.sh): Temporal's, n8n's, the selling-kit stores'. */
+  roles: Roles;
   /** 127.0.0.1:<frontend port> */
   address: string;
   /** The frontend's HTTP API (what n8n's Bulk Job node talks to): http://127.0.0.1:<FRONTEND_HTTP_PORT> */
@@ -65,13 +71,38 @@ async function script(name: string, env: Record<string, string>, timeoutMs: numb
   }
 }
 
-export async function startTemporalCluster(): Promise<TemporalCluster> {
-  const server = tool('SELLING_KIT_TEMPORAL_SERVER_BIN', `temporal-server-${SERVER_VERSION}/server`);
-  const sqlTool = tool('SELLING_KIT_TEMPORAL_SQL_TOOL', `temporal-server-${SERVER_VERSION}/sql`);
-  const moduleSrc = tool(
-    'SELLING_KIT_TEMPORAL_SERVER_SRC',
-    `go/mod/go.temporal.io/server@v${SERVER_VERSION}`,
+/** The schema tool, the server module's source (schema files), the server and the `temporal` CLI. */
+function temporalTools() {
+  return {
+    server: tool('SELLING_KIT_TEMPORAL_SERVER_BIN', `temporal-server-${SERVER_VERSION}/server`),
+    sqlTool: tool('SELLING_KIT_TEMPORAL_SQL_TOOL', `temporal-server-${SERVER_VERSION}/sql`),
+    moduleSrc: tool('SELLING_KIT_TEMPORAL_SERVER_SRC', `go/mod/go.temporal.io/server@v${SERVER_VERSION}`),
+  };
+}
+
+/**
+ * Compose's `temporal-schema` service: deploy/temporal/setup-postgres.sh with temporal-persistence.env,
+ * connecting as `role` (the role deploy/postgres/init-roles.sh made for Temporal, never the superuser).
+ */
+export async function setupTemporalSchema(
+  server: { host: string; port: number },
+  role: { user: string; password: string },
+): Promise<string> {
+  const { sqlTool, moduleSrc } = temporalTools();
+  const env = nativeEnv(
+    ['temporal-persistence.env'],
+    { POSTGRES_SEEDS: server.host, DB_PORT: String(server.port) },
+    { SQL_PASSWORD: role.password, TEMPORAL_SQL_TOOL: sqlTool, SCHEMA_DIR: join(moduleSrc, 'schema') },
   );
+  if (env.POSTGRES_USER !== role.user)
+    throw new Error(
+      `temporal-persistence.env's POSTGRES_USER is ${env.POSTGRES_USER}, not the role ${role.user}`,
+    );
+  return script('setup-postgres.sh', env, 120_000);
+}
+
+export async function startTemporalCluster(): Promise<TemporalCluster> {
+  const { server } = temporalTools();
   const cli = tool('TEMPORAL_CLI_PATH');
   const dir = mkdtempSync(join(tmpdir(), 'sk-topology-'));
   const logFile = join(dir, 'temporal-server.log');
@@ -79,17 +110,11 @@ export async function startTemporalCluster(): Promise<TemporalCluster> {
   let child: ChildProcess | undefined;
   try {
     const db = { POSTGRES_SEEDS: pg.host, DB_PORT: String(pg.port) };
+    // 0. The roles and databases, once, as the superuser (compose: the postgresql service's first start).
+    const roles = await initRoles(pg);
 
-    // 1. Schema, from empty.
-    await script(
-      'setup-postgres.sh',
-      nativeEnv(['temporal-persistence.env'], db, {
-        SQL_PASSWORD: pg.password,
-        TEMPORAL_SQL_TOOL: sqlTool,
-        SCHEMA_DIR: join(moduleSrc, 'schema'),
-      }),
-      120_000,
-    );
+    // 1. Schema, from empty, as Temporal's role.
+    await setupTemporalSchema(pg, roles.temporal);
 
     // 2. The server: compose's variables, then free ports for every service of the one process.
     const ports = Object.fromEntries(
@@ -119,7 +144,7 @@ export async function startTemporalCluster(): Promise<TemporalCluster> {
         DYNAMIC_CONFIG_FILE_PATH: join(REPO_ROOT, 'deploy/temporal/dynamicconfig/development-sql.yaml'),
         FRONTEND_GRPC_PORT: grpcPort,
       },
-      { ...ports, POSTGRES_PWD: pg.password },
+      { ...ports, POSTGRES_PWD: roles.temporal.password },
     );
     const log = createWriteStream(logFile, { flags: 'a' });
     const clientEnv = nativeEnv(['temporal-client.env'], { TEMPORAL_ADDRESS: address });
@@ -191,6 +216,7 @@ export async function startTemporalCluster(): Promise<TemporalCluster> {
 
     return {
       pg,
+      roles,
       address,
       httpUrl: `http://127.0.0.1:${ports.FRONTEND_HTTP_PORT}`,
       clientEnv,

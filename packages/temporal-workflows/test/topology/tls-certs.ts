@@ -1,12 +1,14 @@
-// Certificates for the TLS topology test, made with `openssl` in a temp folder: a CA, the server's
-// certificate signed by it (SAN 127.0.0.1 and localhost; server and client use, since the server's
-// own system worker presents it to the frontend under mTLS), a client certificate for mTLS, and a second
-// CA that signed nothing the server shows (the "wrong CA").
+// Certificates for the TLS topology tests, made in a temp folder by deploy/tls/make-certs.sh — the script
+// an operator runs for compose, so the tests exercise the deployment's own certificates: a CA, the server's
+// certificate signed by it (SANs temporal, localhost, 127.0.0.1; server and client use, since the server's
+// own system worker presents it to the frontend under mTLS), the worker's client certificate for mTLS, and
+// a second CA that signed nothing the server shows (the "wrong CA").
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { REPO_ROOT } from './deploy-env.ts';
 
 const run = promisify(execFile);
 
@@ -19,83 +21,40 @@ export interface TestCerts {
   clientKey: string;
   /** A CA that did not sign the server's certificate. */
   otherCaCert: string;
+  /** A client certificate and key signed by that other CA (an intruder's own PKI). */
+  otherClientCert: string;
+  otherClientKey: string;
 }
 
-async function openssl(args: string[]): Promise<void> {
+/** deploy/tls/make-certs.sh (what an operator runs for compose) into `out`, for `clients`. */
+async function makeCerts(out: string, clients: string): Promise<void> {
   try {
-    await run('openssl', args, { timeout: 30_000 });
+    await run('sh', [join(REPO_ROOT, 'deploy/tls/make-certs.sh'), out], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', CLIENTS: clients, DAYS: '2' },
+      timeout: 60_000,
+    });
   } catch (e) {
     throw new Error(
-      `openssl ${args[0]} failed: ${(e as { stderr?: string }).stderr ?? (e as Error).message}`,
+      `deploy/tls/make-certs.sh failed: ${(e as { stderr?: string }).stderr ?? (e as Error).message}`,
     );
   }
 }
 
-async function makeCa(dir: string, name: string): Promise<{ cert: string; key: string }> {
-  const [cert, key] = [join(dir, `${name}.pem`), join(dir, `${name}.key`)];
-  await openssl([
-    ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'],
-    ...['-keyout', key, '-out', cert, '-days', '2', '-subj', `/CN=${name}`],
-    ...['-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'],
-  ]);
-  return { cert, key };
-}
-
-async function makeLeaf(
-  dir: string,
-  name: string,
-  ca: { cert: string; key: string },
-  extensions: string,
-): Promise<{ cert: string; key: string }> {
-  const [cert, key, csr, ext] = ['pem', 'key', 'csr', 'ext'].map((e) => join(dir, `${name}.${e}`)) as [
-    string,
-    string,
-    string,
-    string,
-  ];
-  writeFileSync(ext, extensions);
-  await openssl([
-    ...['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'],
-    ...['-keyout', key, '-out', csr, '-subj', `/CN=${name}`],
-  ]);
-  await openssl([
-    ...['x509', '-req', '-in', csr, '-CA', ca.cert, '-CAkey', ca.key, '-CAcreateserial'],
-    ...['-out', cert, '-days', '2', '-extfile', ext],
-  ]);
-  return { cert, key };
-}
-
 export async function makeTestCerts(): Promise<TestCerts> {
   const dir = mkdtempSync(join(tmpdir(), 'sk-tls-'));
-  const ca = await makeCa(dir, 'test-ca');
-  const other = await makeCa(dir, 'other-ca');
-  const server = await makeLeaf(
-    dir,
-    'temporal-server',
-    ca,
-    [
-      'basicConstraints=CA:FALSE',
-      'keyUsage=critical,digitalSignature,keyEncipherment',
-      'extendedKeyUsage=serverAuth,clientAuth',
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
-    ].join('\n'),
-  );
-  const client = await makeLeaf(
-    dir,
-    'selling-kit-client',
-    ca,
-    ['basicConstraints=CA:FALSE', 'keyUsage=critical,digitalSignature', 'extendedKeyUsage=clientAuth'].join(
-      '\n',
-    ),
-  );
+  await makeCerts(dir, 'worker');
+  // Another CA: it signed nothing the server shows, and an intruder's client certificate.
+  await makeCerts(join(dir, 'other'), 'intruder');
   return {
     dir,
-    caCert: ca.cert,
-    serverCert: server.cert,
-    serverKey: server.key,
-    clientCert: client.cert,
-    clientKey: client.key,
-    otherCaCert: other.cert,
+    caCert: join(dir, 'ca.pem'),
+    serverCert: join(dir, 'server/server.pem'),
+    serverKey: join(dir, 'server/server.key'),
+    clientCert: join(dir, 'worker/client.pem'),
+    clientKey: join(dir, 'worker/client.key'),
+    otherCaCert: join(dir, 'other/ca.pem'),
+    otherClientCert: join(dir, 'other/intruder/client.pem'),
+    otherClientKey: join(dir, 'other/intruder/client.key'),
   };
 }
 

@@ -1,14 +1,15 @@
 // The §1 Temporal cluster (temporal-cluster.ts: the full server on PostgreSQL, compose's configuration)
-// with TLS and mTLS on: the server gets the image template's TLS variables (TEMPORAL_TLS_FRONTEND_CERT /
-// _KEY, TEMPORAL_TLS_CLIENT1_CA_CERT, TEMPORAL_TLS_REQUIRE_CLIENT_AUTH, and the internode ones, since the
-// server's own system worker dials its frontend with the internode certificate), the harness's `temporal`
-// CLI (health checks, the namespace set-up) the client variables. Both through small wrapper scripts the
+// with TLS and mTLS on, as compose runs it: the server gets deploy/env/temporal-server-tls.env (the image
+// template's TLS variables: frontend certificate, TEMPORAL_TLS_REQUIRE_CLIENT_AUTH, the client CA, and the
+// internode ones, since the server's own system worker dials its frontend with the internode
+// certificate), the harness's `temporal` CLI (health checks, the namespace set-up) the client variables of
+// deploy/env/temporal-client-tls.env; only the files' paths change. Both through small wrapper scripts the
 // harness runs in place of the binaries (it takes their paths from SELLING_KIT_TEMPORAL_SERVER_BIN and
 // TEMPORAL_CLI_PATH): what compose would do by adding the variables to the services' env files.
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from './deploy-env.ts';
+import { nativeEnv, REPO_ROOT } from './deploy-env.ts';
 import { startTemporalCluster, type TemporalCluster } from './temporal-cluster.ts';
 import type { TestCerts } from './tls-certs.ts';
 
@@ -16,31 +17,33 @@ const SERVER_VERSION = /SELLING_KIT_TEMPORAL_SERVER_VERSION:-([\d.]+)/.exec(
   readFileSync(join(REPO_ROOT, 'scripts/setup-temporal-server.sh'), 'utf8'),
 )?.[1];
 
-/** The frontend's TLS, as the server image's config template reads it. */
+/**
+ * The frontend's TLS, as the server image's config template reads it: compose's
+ * deploy/env/temporal-server-tls.env with this run's files in place of the container paths.
+ */
 export function serverTlsEnv(certs: TestCerts): Record<string, string> {
-  return {
+  return nativeEnv(['temporal-server-tls.env'], {
     TEMPORAL_TLS_FRONTEND_CERT: certs.serverCert,
     TEMPORAL_TLS_FRONTEND_KEY: certs.serverKey,
     TEMPORAL_TLS_CLIENT1_CA_CERT: certs.caCert,
     TEMPORAL_TLS_CLIENT2_CA_CERT: certs.caCert,
-    TEMPORAL_TLS_REQUIRE_CLIENT_AUTH: 'true',
-    // Internode (history, matching) and the system worker's client to the frontend.
     TEMPORAL_TLS_SERVER_CERT: certs.serverCert,
     TEMPORAL_TLS_SERVER_KEY: certs.serverKey,
     TEMPORAL_TLS_SERVER_CA_CERT: certs.caCert,
-    // The server's own clients dial IPs; Go's TLS wants a name to check (the certificate's DNS SAN).
-    TEMPORAL_TLS_INTERNODE_SERVER_NAME: 'localhost',
-    TEMPORAL_TLS_FRONTEND_SERVER_NAME: 'localhost',
-  };
+  });
 }
 
-/** What a client with mTLS sets (Temporal's environment configuration). */
+/**
+ * What a client with mTLS sets (Temporal's environment configuration): compose's
+ * deploy/env/temporal-client-tls.env with this run's files (the server name `temporal` is one of the
+ * certificate's SANs, so it holds for 127.0.0.1 too).
+ */
 export function clientTlsEnv(certs: TestCerts): Record<string, string> {
-  return {
+  return nativeEnv(['temporal-client-tls.env'], {
     TEMPORAL_TLS_SERVER_CA_CERT_PATH: certs.caCert,
     TEMPORAL_TLS_CLIENT_CERT_PATH: certs.clientCert,
     TEMPORAL_TLS_CLIENT_KEY_PATH: certs.clientKey,
-  };
+  });
 }
 
 const quote = (v: string) => `'${v.replace(/'/g, `'\\''`)}'`;

@@ -1,11 +1,18 @@
-// The worker's payload codec, without its dependencies: a Temporal Payload (protobuf) sealed with
-// AES-256-GCM as `iv ‖ ciphertext ‖ tag`, metadata `encoding: binary/encrypted` and the key id — the
-// same bytes as temporal-workflows' AesGcmCodec, so jobs started here are read by the worker and
-// history holds no plaintext. Only node:crypto (allowed in community nodes).
-// As there (codec.ts): the AES key is derived from the configured key with HKDF-SHA-256 (salt
-// "selling-kit", info "codec"), the key id is the configured key's fingerprint (first 8 hex digits of
-// its SHA-256), and payloads sealed with the raw key (id "selling-kit-1", before the derivation) open.
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+// The client side of the worker's payload codec, without its dependencies: a Temporal Payload
+// (protobuf) sealed with AES-256-GCM as `iv ‖ ciphertext ‖ tag`, metadata `encoding: binary/encrypted`
+// and the key id — the same bytes as temporal-workflows' AesGcmCodec.forClient, so jobs started here are
+// read by the worker and history holds no plaintext. Only node:crypto (allowed in community nodes).
+// The node holds a client credential (`selling-kit keys issue`), never the master key: it seals with the
+// derived codec key it carries and signs every payload with its client key (the MAC format is defined
+// once, in temporal-workflows' auth/payload-auth.ts, bundled in at build time), so the worker knows which
+// client wrote a job and refuses shops that client was not granted.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import {
+  AUTH_ID_FIELD,
+  AUTH_MAC_FIELD,
+  payloadMac,
+  type ClientCredential,
+} from '@selling-kit/temporal-workflows/payload-auth';
 
 /** A payload as the Temporal HTTP API carries it: metadata values and data in base64. */
 export interface JsonPayload {
@@ -14,8 +21,6 @@ export interface JsonPayload {
 }
 
 const ENCRYPTED = 'binary/encrypted';
-const codecKey = (key: Buffer) => Buffer.from(hkdfSync('sha256', key, 'selling-kit', 'codec', 32));
-const keyId = (key: Buffer) => createHash('sha256').update(key).digest('hex').slice(0, 8);
 const utf8 = (s: string) => Buffer.from(s, 'utf8');
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 
@@ -76,16 +81,24 @@ function decodePayload(buf: Buffer): { metadata: Record<string, Buffer>; data: B
   return { metadata, data };
 }
 
-/** A JSON value as a payload: sealed with the key, or plain `json/plain` without one. */
-export function encodeValue(value: unknown, key?: Buffer): JsonPayload {
+/** A JSON value as a payload: sealed and signed with the client credential, or plain without one. */
+export function encodeValue(value: unknown, client?: ClientCredential): JsonPayload {
   const json = utf8(JSON.stringify(value));
-  const plain = encodePayload({ encoding: utf8('json/plain') }, json);
-  if (!key) return { metadata: { encoding: b64(utf8('json/plain')) }, data: b64(json) };
+  if (!client) return { metadata: { encoding: b64(utf8('json/plain')) }, data: b64(json) };
+  const encoding = utf8('json/plain');
+  const plain = encodePayload(
+    {
+      encoding,
+      [AUTH_ID_FIELD]: utf8(client.clientId),
+      [AUTH_MAC_FIELD]: payloadMac(client.clientKey, client.clientId, encoding, json),
+    },
+    json,
+  );
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', codecKey(key), iv);
+  const cipher = createCipheriv('aes-256-gcm', client.codecKey, iv);
   const sealed = Buffer.concat([iv, cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
   return {
-    metadata: { encoding: b64(utf8(ENCRYPTED)), 'encryption-key-id': b64(utf8(keyId(key))) },
+    metadata: { encoding: b64(utf8(ENCRYPTED)), 'encryption-key-id': b64(utf8(client.codecKeyId)) },
     data: b64(sealed),
   };
 }
@@ -100,18 +113,23 @@ function open(key: Buffer, data: Buffer): Buffer | undefined {
   }
 }
 const wrongKey = (): never => {
-  throw new Error("the job payload cannot be opened with this codec key: use the worker's current key");
+  throw new Error(
+    "the job payload cannot be opened with this client key: the worker's codec key has changed since it was issued (run `selling-kit keys issue` again)",
+  );
 };
 
-/** A payload back to its JSON value (opened with the key when sealed). */
-export function decodeValue(payload: JsonPayload, key?: Buffer): unknown {
+/**
+ * A payload back to its JSON value (opened with the credential's codec key when sealed). The writer's
+ * signature is dropped unchecked: the node has no worker key, and trusts what its own server returns.
+ */
+export function decodeValue(payload: JsonPayload, client?: ClientCredential): unknown {
   const encoding = payload.metadata?.encoding
     ? Buffer.from(payload.metadata.encoding, 'base64').toString('utf8')
     : '';
   let data: Buffer = Buffer.from(payload.data ?? '', 'base64');
   if (encoding === ENCRYPTED) {
-    if (!key) throw new Error('the job payload is encrypted: set the codec key in the credential');
-    data = decodePayload(open(codecKey(key), data) ?? open(key, data) ?? wrongKey()).data;
+    if (!client) throw new Error('the job payload is encrypted: set the Client Key in the credential');
+    data = decodePayload(open(client.codecKey, data) ?? wrongKey()).data;
   }
   return data.length ? JSON.parse(data.toString('utf8')) : undefined;
 }

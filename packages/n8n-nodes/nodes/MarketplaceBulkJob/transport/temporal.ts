@@ -19,6 +19,13 @@ import {
   WORKFLOW_TYPES,
 } from '@selling-kit/temporal-workflows/contract';
 import { decodeValue, encodeValue, type JsonPayload } from './codec';
+import { parseClientCredential, type ClientCredential } from '@selling-kit/temporal-workflows/payload-auth';
+
+/** What a credential still holding the old raw codec key is told. */
+export const RAW_CODEC_KEY_REFUSED =
+  "the Temporal credential's Codec Key is no longer accepted (the worker takes only signed job input): " +
+  'run `selling-kit keys issue --id <name> --shops <shop,…>` where the worker runs, and paste the line it ' +
+  'prints into the Client Key field (then empty Codec Key)';
 import { tlsFailure, tlsProblem } from './tls';
 
 /** Where the node may talk to Temporal from: a run of the node, or the editor loading options. */
@@ -28,7 +35,8 @@ export interface TemporalSettings {
   url: string;
   namespace: string;
   taskQueue: string;
-  key?: Buffer;
+  /** The client credential that seals and signs job inputs; none when the worker does not encrypt. */
+  client?: ClientCredential;
   /** Whether the credential has a client certificate (mTLS), for messages. */
   clientCertificate?: boolean;
 }
@@ -44,19 +52,25 @@ export const jobWorkflowId = bulkWorkflowId;
 export const SHOP_DIRECTORY_WORKFLOW = WORKFLOW_TYPES.shopDirectory;
 export { shopDirectoryWorkflowId };
 
-/** The credential's settings, the codec key (base64 of 32 bytes, or none) and the TLS fields checked. */
+/** The credential's settings, its client key (`selling-kit keys issue`, or none) and the TLS fields checked. */
 export function temporalSettings(node: INode, credentials: ICredentialDataDecryptedObject): TemporalSettings {
-  const codecKey = String(credentials.codecKey ?? '');
-  const key = codecKey ? Buffer.from(codecKey, 'base64') : undefined;
-  if (key && key.length !== 32)
-    throw new NodeOperationError(node, 'Codec Key: must be the base64 of 32 bytes (AES-256)');
+  const clientKey = String(credentials.clientKey ?? '').trim();
+  // A credential saved before 0.5 holds the worker's raw codec key: never used to sign anything.
+  if (!clientKey && String(credentials.codecKey ?? '').trim())
+    throw new NodeOperationError(node, RAW_CODEC_KEY_REFUSED);
+  let client: ClientCredential | undefined;
+  try {
+    client = clientKey ? parseClientCredential(clientKey, 'Client Key') : undefined;
+  } catch (e) {
+    throw new NodeOperationError(node, (e as Error).message);
+  }
   const tls = tlsProblem(credentials);
   if (tls) throw new NodeOperationError(node, tls);
   return {
     url: String(credentials.url).replace(/\/+$/, ''),
     namespace: String(credentials.namespace || 'default'),
     taskQueue: String(credentials.taskQueue || DEFAULT_TASK_QUEUE),
-    key,
+    client,
     clientCertificate: !!String(credentials.clientCertificate ?? '').trim(),
   };
 }
@@ -141,7 +155,7 @@ export class TemporalHttp {
       ...(options.executionTimeout ? { workflowExecutionTimeout: options.executionTimeout } : {}),
       ...(input === undefined
         ? {}
-        : { input: { payloads: [encodeValue(input, this.settings.key)] } as unknown as IDataObject }),
+        : { input: { payloads: [encodeValue(input, this.settings.client)] } as unknown as IDataObject }),
       ...(options.searchAttributes ? { searchAttributes: { indexedFields: options.searchAttributes } } : {}),
     });
     return res;
@@ -170,13 +184,13 @@ export class TemporalHttp {
     const type = String(event.eventType ?? '');
     if (type.endsWith('WORKFLOW_EXECUTION_COMPLETED')) {
       const result = event.workflowExecutionCompletedEventAttributes?.result;
-      return { status: 'completed', value: decodeAny(firstPayload(result), this.settings.key) };
+      return { status: 'completed', value: decodeAny(firstPayload(result), this.settings.client) };
     }
     if (type.endsWith('WORKFLOW_EXECUTION_TIMED_OUT')) return { status: 'timed_out' };
     if (type.endsWith('WORKFLOW_EXECUTION_FAILED'))
       return {
         status: 'failed',
-        message: failureMessage(event.workflowExecutionFailedEventAttributes?.failure, this.settings.key),
+        message: failureMessage(event.workflowExecutionFailedEventAttributes?.failure, this.settings.client),
       };
     return { status: 'other', message: type.replace(/^EVENT_TYPE_WORKFLOW_EXECUTION_/, '').toLowerCase() };
   }
@@ -203,7 +217,7 @@ export class TemporalHttp {
     if (res.statusCode >= 300) return { statusCode: res.statusCode, message: body?.message };
     return {
       statusCode: res.statusCode,
-      value: decodeAny(firstPayload(body.queryResult), this.settings.key),
+      value: decodeAny(firstPayload(body.queryResult), this.settings.client),
     };
   }
 }
@@ -227,7 +241,7 @@ function firstPayload(result: unknown): unknown {
 }
 
 /** The innermost message of a failure chain (sealed messages opened with the key when it can). */
-function failureMessage(failure: Failure | undefined, key?: Buffer): string {
+function failureMessage(failure: Failure | undefined, key?: ClientCredential): string {
   let message = 'failed';
   for (let f = failure; f; f = f.cause) {
     let text = f.message;
@@ -244,7 +258,7 @@ function failureMessage(failure: Failure | undefined, key?: Buffer): string {
 }
 
 /** The HTTP API shows json/plain payloads as their value and others (sealed ones) as payload objects. */
-function decodeAny(item: unknown, key?: Buffer): unknown {
+function decodeAny(item: unknown, key?: ClientCredential): unknown {
   const p = item as JsonPayload | undefined;
   if (
     p &&

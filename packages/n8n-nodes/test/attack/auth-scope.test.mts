@@ -1,0 +1,152 @@
+// Attack (D1, H1/M3) through the Bulk Job node's own code path, against a real Temporal server (its HTTP
+// API) and a selling-kit worker that checks client keys: n8n's Temporal credential holds a client key
+// scoped to shop `demo`; a workflow naming shop `second` (typed by a user, or steered by a prompt) cannot
+// delete that shop's listings. And a credential still holding the worker's raw codec key is refused
+// before anything is sent.
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
+import { addShop } from '@selling-kit/simulator/testing';
+import { MarketplaceBulkJob } from '../../nodes/MarketplaceBulkJob/MarketplaceBulkJob.node.ts';
+import { RAW_CODEC_KEY_REFUSED } from '../../nodes/MarketplaceBulkJob/transport/temporal.ts';
+import {
+  FEED_HEADER as header,
+  feedRow as row,
+  startTemporalStack,
+  type TemporalStack,
+} from '../helpers/temporal.mts';
+
+let stack: TemporalStack;
+let sim: RunningSimulator;
+let second: number;
+/** The credential's Client Key: granted shop `demo` only. */
+let demoOnly: string;
+
+beforeAll(async () => {
+  sim = await startSimulator({ demo: true, config: { fetchPictures: false } });
+  const shop = addShop(sim, { username: 'second-shop', partnerId: 'partner-second' });
+  second = shop.sellerId;
+  stack = await startTemporalStack({
+    demo: { baseUrl: sim.url, apiKey: 'pak_demo_selling_kit' },
+    second: shop.credential,
+  });
+  demoOnly = stack.issue('n8n-demo-only', ['demo']);
+}, 180_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  await sim?.close();
+}, 60_000);
+
+const rowItem = (sku: string): INodeExecutionData => {
+  const names = header.split(',');
+  const cells = row(sku).split(',');
+  return { json: Object.fromEntries(names.map((n, i) => [n, cells[i]!])) };
+};
+
+/** The node as n8n runs it: version 2, the given items, the Temporal credential, real HTTP. */
+function execution(
+  params: Record<string, unknown>,
+  credential: Record<string, unknown>,
+  items: INodeExecutionData[],
+) {
+  const calls: string[] = [];
+  const fns = {
+    getInputData: () => items,
+    getNode: () => ({ id: 'n', name: 'Bulk', type: 'x', typeVersion: 2, position: [0, 0], parameters: {} }),
+    getExecutionId: () => 'exec-attack',
+    continueOnFail: () => false,
+    getCredentials: async () => ({
+      url: stack.httpUrl,
+      namespace: 'default',
+      taskQueue: stack.taskQueue,
+      apiKey: '',
+      ...credential,
+    }),
+    getNodeParameter: (name: string, _i: number, fallback?: unknown) =>
+      name in params ? params[name] : fallback,
+    helpers: {
+      async httpRequestWithAuthentication(
+        _type: string,
+        req: { method: string; url: string; body?: unknown; qs?: Record<string, unknown> },
+      ) {
+        calls.push(`${req.method} ${req.url}`);
+        const url = new URL(req.url);
+        for (const [k, v] of Object.entries(req.qs ?? {})) url.searchParams.set(k, String(v));
+        const res = await fetch(url, {
+          method: req.method,
+          headers: { 'content-type': 'application/json' },
+          body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        });
+        const text = await res.text();
+        return { statusCode: res.status, body: text ? JSON.parse(text) : {} };
+      },
+    },
+  };
+  return { fns: fns as unknown as IExecuteFunctions, calls };
+}
+
+const deleteOn = (shop: string, jobId: string) => ({
+  operation: 'start',
+  feedSource: 'inputItems',
+  shops: [shop],
+  jobOperation: 'delete',
+  jobId,
+  wait: true,
+  maxWaitMinutes: 5,
+});
+const skusOf = (sellerId: number, prefix: string) =>
+  [...sim.world.sellers.get(sellerId)!.skus.keys()].filter((s) => s.startsWith(prefix)).sort();
+
+describe('attack: the n8n credential is scoped to its shops', () => {
+  it('a client key scoped to demo cannot start a job on second: refused, 0 listings touched', async () => {
+    // second's listings, made through a job of the operator's test key (granted every shop).
+    const seed = execution(
+      { ...deleteOn('second', 'seed-second'), jobOperation: 'create' },
+      { clientKey: stack.clientKey },
+      ['AS-1', 'AS-2'].map(rowItem),
+    );
+    await new MarketplaceBulkJob().execute.call(seed.fns);
+    expect(skusOf(second, 'AS-')).toEqual(['AS-1', 'AS-2']);
+
+    const attack = execution(
+      deleteOn('second', 'attack-second'),
+      { clientKey: demoOnly },
+      ['AS-1', 'AS-2'].map(rowItem),
+    );
+    const outcome = await new MarketplaceBulkJob().execute.call(attack.fns).then(
+      (out) => (out as { json: Record<string, unknown> }[][])[0]![0]!.json,
+      (e: unknown) => ({ error: (e as Error).message }),
+    );
+    expect(outcome).toMatchObject({
+      jobId: 'attack-second',
+      state: 'failed',
+      error: 'client key n8n-demo-only may not name shop second',
+    });
+    expect(skusOf(second, 'AS-')).toEqual(['AS-1', 'AS-2']);
+  });
+
+  it('the same key on its own shop demo: the job runs', async () => {
+    const run = execution(
+      { ...deleteOn('demo', 'own-demo'), jobOperation: 'create' },
+      { clientKey: demoOnly },
+      ['AD-1'].map(rowItem),
+    );
+    const [[item]] = (await new MarketplaceBulkJob().execute.call(run.fns)) as [
+      [{ json: Record<string, unknown> }],
+    ];
+    expect(item!.json).toMatchObject({ jobId: 'own-demo', state: 'finished', done: 1, failed: 0 });
+    expect(skusOf(1001, 'AD-')).toEqual(['AD-1']);
+  });
+
+  it("a credential holding the worker's raw codec key: refused before any request", async () => {
+    const old = execution(
+      deleteOn('second', 'raw-key'),
+      { codecKey: stack.key.toString('base64') },
+      ['AS-1'].map(rowItem),
+    );
+    const error = await new MarketplaceBulkJob().execute.call(old.fns).catch((e: unknown) => e as Error);
+    expect((error as Error).message).toBe(RAW_CODEC_KEY_REFUSED);
+    expect(old.calls).toEqual([]);
+    expect(skusOf(second, 'AS-')).toEqual(['AS-1', 'AS-2']);
+  });
+});

@@ -1,0 +1,131 @@
+// The worker's checks on every payload it decodes (codec.ts, `verify`): who signed it and whether that
+// writer may name what it names. A payload that fails is not an error (a throwing codec fails the
+// workflow task over and over, never the workflow): it is replaced by a refusal value
+// `{ "$sellingKitRefused": { code, message } }` (contract.ts), which every workflow entry point, signal
+// handler and update validator turns away before anything is scheduled.
+import type { Payload } from '@temporalio/common';
+import { namedShops, REFUSED_FIELD, type Refusal, type RefusalCode } from '../contract.ts';
+import { grants, type ClientKeyRecord } from './client-keys.ts';
+import { macMatches, WORKER_AUTH_ID } from './payload-auth.ts';
+
+/** SELLING_KIT_CLIENT_AUTH: `on` (default) refuses unsigned payloads; `migrate` lets sealed ones pass. */
+export type ClientAuthMode = 'on' | 'migrate';
+export const CLIENT_AUTH_ENV = 'SELLING_KIT_CLIENT_AUTH';
+
+/** A bad SELLING_KIT_CLIENT_AUTH value. */
+export class ClientAuthSettingError extends Error {}
+
+/** `on` unless the setting says `migrate`; anything else is an error naming the setting. */
+export function clientAuthMode(setting: string | undefined): ClientAuthMode {
+  const value = setting?.trim().toLowerCase() || 'on';
+  if (value !== 'on' && value !== 'migrate')
+    throw new ClientAuthSettingError(
+      `${CLIENT_AUTH_ENV} is "on" (the default) or "migrate", not "${setting}"`,
+    );
+  return value;
+}
+
+export type ClientKeyLookup = (id: string) => ClientKeyRecord | undefined;
+
+/** Migration warnings: the first, then one every this many (the codec does not know the workflow id). */
+const MIGRATE_WARN_EVERY = 1000;
+
+const utf8 = (s: string) => new TextEncoder().encode(s);
+const text = (b: Uint8Array | undefined) => (b ? new TextDecoder().decode(b) : '');
+
+/** The payload a refusal decodes to. */
+export function refusalPayload(code: RefusalCode, message: string): Payload {
+  const refusal: Refusal = { code, message };
+  return {
+    metadata: { encoding: utf8('json/plain') },
+    data: utf8(JSON.stringify({ [REFUSED_FIELD]: refusal })),
+  };
+}
+
+export interface PayloadChecksDeps {
+  /** The `worker-auth` keys of every key of the master ring. */
+  workerKeys: readonly Buffer[];
+  clientKeys: ClientKeyLookup;
+  clientAuth: ClientAuthMode;
+  warn: (message: string) => void;
+}
+
+export class PayloadChecks {
+  private unsignedSeen = 0;
+  private readonly deps: PayloadChecksDeps;
+
+  constructor(deps: PayloadChecksDeps) {
+    this.deps = deps;
+  }
+
+  private refuse(code: RefusalCode, message: string): Payload {
+    this.deps.warn(`payload refused (${code}): ${message}`);
+    return refusalPayload(code, message);
+  }
+
+  /** A payload that was not sealed at all (codec on): a plaintext start, signal or update. */
+  unsealed(): Payload {
+    return this.refuse(
+      'unsealed_input',
+      'unsealed job input refused: this worker encrypts payloads, so it takes only input sealed and signed ' +
+        'with a client key (`selling-kit keys issue`)',
+    );
+  }
+
+  /** An opened payload (its auth fields already stripped): undefined when it passes. */
+  check(payload: Payload, writer: string | undefined, mac: Uint8Array | undefined): Payload | undefined {
+    const encoding = Buffer.from(payload.metadata?.encoding ?? []);
+    const data = Buffer.from(payload.data ?? []);
+    if (writer === undefined || mac === undefined) {
+      if (this.deps.clientAuth === 'migrate') {
+        if (this.unsignedSeen++ % MIGRATE_WARN_EVERY === 0)
+          this.deps.warn(
+            `accepted ${this.unsignedSeen} sealed payload(s) without a client signature ` +
+              '(SELLING_KIT_CLIENT_AUTH=migrate): set it back to "on" once 0.4 work has drained',
+          );
+        return undefined;
+      }
+      return this.refuse(
+        'unauthenticated_input',
+        'unauthenticated job input refused: the payload is sealed but carries no client signature ' +
+          '(a 0.4 client, or one holding the codec key only): use a client key from `selling-kit keys issue`',
+      );
+    }
+    const bad = () =>
+      this.refuse(
+        'unauthenticated_input',
+        `unauthenticated job input refused: the signature of "${writer}" does not match`,
+      );
+    if (writer === WORKER_AUTH_ID)
+      return this.deps.workerKeys.some((k) => macMatches(k, writer, encoding, data, mac)) ? undefined : bad();
+    const record = this.deps.clientKeys(writer);
+    if (!record)
+      return this.refuse(
+        'unauthenticated_input',
+        `unauthenticated job input refused: client key ${writer} is not in the worker's client keyring`,
+      );
+    if (!macMatches(Buffer.from(record.key, 'base64'), writer, encoding, data, mac)) return bad();
+    if (record.retiredAt)
+      return this.refuse('client_key_retired', `client key ${writer} was retired on ${record.retiredAt}`);
+    return this.scope(record, text(encoding), data);
+  }
+
+  /** A client may only name the shops and sellers its key grants (contract.ts namedShops). */
+  private scope(record: ClientKeyRecord, encoding: string, data: Uint8Array): Payload | undefined {
+    if (encoding !== 'json/plain') return undefined; // binary/null and raw bytes name nothing
+    let value: unknown;
+    try {
+      value = JSON.parse(text(data));
+    } catch {
+      return undefined; // not JSON: the data converter refuses it, nothing can read a shop from it
+    }
+    const { shops, sellers } = namedShops(value);
+    const shop = shops.find((s) => !grants(record.shops, s));
+    if (shop !== undefined)
+      return this.refuse('shop_not_granted', `client key ${record.id} may not name shop ${shop}`);
+    const seller = sellers.find((s) => !grants(record.sellers, s));
+    if (seller !== undefined)
+      return this.refuse('shop_not_granted', `client key ${record.id} may not name seller ${seller}`);
+    return undefined;
+  }
+}
