@@ -5,7 +5,8 @@
 // http://localhost:4318/v1/traces). Temporal's interceptors carry the context in workflow headers; the
 // request spans come from the api-client's logging hook (`requestSpanLogger`), so no transport is wrapped.
 // Spans carry operation ids, methods, statuses and error codes: never a credential, a body or a path.
-import { createRequire } from 'node:module';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { context, propagation, trace, SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -31,8 +32,9 @@ export const TRACER_NAME = 'selling-kit';
 const MAX_OPEN_SPANS = 1_000;
 
 /** The workflow interceptor module bundled into every worker's workflow code (worker.ts, `workflowCode`). */
-export const TRACING_WORKFLOW_MODULE = createRequire(import.meta.url).resolve(
-  '@temporalio/interceptors-opentelemetry/lib/workflow-interceptors',
+export const TRACING_WORKFLOW_MODULE = fileURLToPath(
+  // Beside this module: `.ts` in the repository, `.js` when installed from the package.
+  new URL(`./workflow-interceptors${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
 );
 
 /** The workflow span sink of a worker that does not trace: the workflow interceptors' spans are dropped. */

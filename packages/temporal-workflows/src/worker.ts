@@ -74,7 +74,8 @@ export interface WorkerOptions extends Omit<ActivityDeps, 'jobStore'>, ShopDirec
  * makes an update handler complete a few microtasks later, which changes the order of commands in
  * history, so a job started by a plain worker would not replay on a tracing one (and back). One bundle
  * makes turning tracing on or off a configuration change, not an upgrade; without tracing the spans go
- * to a sink that drops them (tracing.ts, `dropSpans`).
+ * to a sink that drops them (tracing.ts, `dropSpans`). The sale workflow alone runs without them
+ * (workflow-interceptors.ts): it has no update handler, and its latency is what it is for.
  */
 export const workflowCode: Pick<TemporalWorkerOptions, 'workflowsPath' | 'bundlerOptions' | 'interceptors'> =
   {
