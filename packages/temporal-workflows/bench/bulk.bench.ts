@@ -8,7 +8,11 @@
 // allowance when no time is lost between windows.
 //   node packages/temporal-workflows/bench/bulk.bench.ts [--items 2000] [--shops 20] [--shop-items 600]
 //     [--sales 100] [--sale-gap-ms 150]   (sales on the 20 shops during their job, one every gap)
-import { mkdtempSync } from 'node:fs';
+//     [--inline-worker]   (the worker in the bench's own process instead of its own)
+// The worker runs as deployed: `worker-main` in a process of its own (SELLING_KIT_CREDENTIALS, a job
+// store folder, the bench's folder as its feed root). The simulators (standing in for the remote API)
+// and the clients stay in the bench's process, so their event loop is not the worker's.
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,7 +29,7 @@ import { createLocalJobStore } from '../src/stores/job-store-local.ts';
 import { markAsSold, startBulkJob } from '../src/client.ts';
 import { saleWorkflowId } from '../src/workflows/sale.ts';
 import { manyShopFeeds, writeFeedFile } from './feeds.ts';
-import { activityWorkflowPhases, loadAverage, startTemporal } from './harness.ts';
+import { activityWorkflowPhases, loadAverage, spawnWorker, startTemporal } from './harness.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -140,22 +144,18 @@ export async function run(
     return seller;
   };
   const taskQueue = `bench-${randomUUID()}`;
+  // Every shop first: a worker process reads its credentials file once, at start.
+  const one = shop(fast, 'bench-one');
+  const sellers = Array.from({ length: shops }, (_, i) => shop(slow, `bench-many-${i}`));
   // Jobs' snapshots and reports in the bench's own folder.
-  const jobStore = createLocalJobStore(join(dir, 'jobs'));
-  const { worker, close } = await createWorker({
-    address,
-    taskQueue,
-    credentials: (ref) => keys.get(ref),
-    jobStore,
-    feedPolicy: feedPolicy({ roots: [dir] }), // the bench's feed files
-  });
-  const running = worker.run();
+  const stopWorker = process.argv.includes('--inline-worker')
+    ? await inlineWorker(address, taskQueue, keys, dir)
+    : await processWorker(address, taskQueue, keys, dir);
   const results: Record<string, unknown>[] = [];
   try {
     const { client } = temporal;
 
     // 1. One shop, N creates; mark-as-sold on the same shop while it runs.
-    const one = shop(fast, 'bench-one');
     const feed = writeFeedFile(join(dir, 'one.csv'), 'ONE-', items);
     const sold = await Promise.all(
       Array.from({ length: 12 }, (_, i) => soldElsewhere(fast, one, `SOLD-${i}`)),
@@ -237,7 +237,6 @@ export async function run(
     );
 
     // 2. Twenty shops in one many-shop job.
-    const sellers = Array.from({ length: shops }, (_, i) => shop(slow, `bench-many-${i}`));
     const feeds = manyShopFeeds(dir, sellers, shopItems);
     const manyAllowance = { limit: 200, windowMs: 10_000 / slow.config.timeScale };
     const t0 = Date.now();
@@ -337,14 +336,46 @@ export async function run(
       manySale: { p50: saleP50, p99: saleP99, n: manyLatencies.length },
     };
   } finally {
-    worker.shutdown();
-    await running;
-    await close();
-    await jobStore.close();
+    await stopWorker();
     await fast.close();
     await slow.close();
     await temporal.stop();
   }
+}
+
+type Keys = Map<string, { baseUrl: string; apiKey: string }>;
+
+/** `worker-main` in its own process, configured through its environment; answers how to stop it. */
+async function processWorker(address: string, taskQueue: string, keys: Keys, dir: string) {
+  const credentials = join(dir, 'credentials.json');
+  writeFileSync(credentials, JSON.stringify(Object.fromEntries(keys)), { mode: 0o600 });
+  const worker = await spawnWorker({
+    TEMPORAL_ADDRESS: address,
+    SELLING_KIT_TASK_QUEUE: taskQueue,
+    SELLING_KIT_CREDENTIALS: credentials,
+    SELLING_KIT_JOB_STORE: join(dir, 'jobs'),
+    SELLING_KIT_FEED_ROOTS: dir, // the bench's feed files
+  });
+  return () => worker.stop();
+}
+
+/** The worker inside the bench's process (`--inline-worker`): shares its event loop with the simulators. */
+async function inlineWorker(address: string, taskQueue: string, keys: Keys, dir: string) {
+  const jobStore = createLocalJobStore(join(dir, 'jobs'));
+  const { worker, close } = await createWorker({
+    address,
+    taskQueue,
+    credentials: (ref) => keys.get(ref),
+    jobStore,
+    feedPolicy: feedPolicy({ roots: [dir] }), // the bench's feed files
+  });
+  const running = worker.run();
+  return async () => {
+    worker.shutdown();
+    await running;
+    await close();
+    await jobStore.close();
+  };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
