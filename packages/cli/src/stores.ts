@@ -14,6 +14,7 @@ import {
   createFileTokenStore,
   clientCredentialFor,
   issueClientKey,
+  readClientKeys,
   readCredentialsFile,
   loadCodecKey,
   loadTokenStoreKey,
@@ -190,10 +191,17 @@ export const DEV_N8N_CLIENT_ID = 'dev-n8n';
 
 /** Issues (or re-issues) the dev n8n's client key for `shops`; returns its credential string. */
 export function issueDevClientKey(config: CliConfig, ring: CodecKeyring, shops: string[]): string {
-  const record = issueClientKey(authSettings(config).clientKeysFile, {
-    id: DEV_N8N_CLIENT_ID,
-    shops,
-    replace: true,
-  });
+  const file = authSettings(config).clientKeysFile;
+  // The key of an earlier run, kept while it still grants exactly these shops: jobs n8n started then are
+  // still in history, signed with it, and a worker replaying them must find the same key.
+  const kept = existsSync(file)
+    ? readClientKeys(file).find(
+        (r) =>
+          r.id === DEV_N8N_CLIENT_ID &&
+          !r.retiredAt &&
+          [...r.shops].sort().join(',') === [...shops].sort().join(','),
+      )
+    : undefined;
+  const record = kept ?? issueClientKey(file, { id: DEV_N8N_CLIENT_ID, shops, replace: true });
   return clientCredentialFor(ring, record);
 }

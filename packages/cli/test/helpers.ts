@@ -55,6 +55,8 @@ export function runCli(
   opts: {
     input?: string;
     env?: NodeJS.ProcessEnv;
+    /** The folder the command runs in (default: the test's). */
+    cwd?: string;
     timeoutMs?: number;
     onStderr?: (text: string, child: ChildProcess) => void;
   } = {},
@@ -62,6 +64,7 @@ export function runCli(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       env: { ...ctx.env, ...opts.env },
+      cwd: opts.cwd,
       stdio: 'pipe',
     });
     let stdout = '';

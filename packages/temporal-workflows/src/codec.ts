@@ -267,23 +267,34 @@ export class AesGcmCodec implements PayloadCodec {
 
   async decode(payloads: Payload[]): Promise<Payload[]> {
     return payloads.map((payload) => {
-      const encoding = text(payload.metadata?.encoding);
-      if (encoding !== ENCODING || !payload.data) return this.checks?.unsealed() ?? payload;
-      const id = text(payload.metadata?.[KEY_ID_FIELD]) ?? LEGACY_KEY_ID;
-      const data = Buffer.from(payload.data);
-      for (const key of this.candidates(id)) {
-        const plain = open(key, data);
-        if (!plain) continue;
-        const inner = temporal.api.common.v1.Payload.decode(plain) as Payload;
-        const { [AUTH_ID_FIELD]: writer, [AUTH_MAC_FIELD]: mac, ...metadata } = inner.metadata ?? {};
-        const opened: Payload = { ...inner, metadata };
-        return this.checks?.check(opened, text(writer), mac ?? undefined) ?? opened;
+      // With checks on (the worker), hostile bytes must never throw: a throwing codec fails the workflow
+      // task over and over. They become a refusal; operator and client codecs still throw, to say why.
+      if (!this.checks) return this.open(payload);
+      try {
+        return this.open(payload);
+      } catch (e) {
+        return this.checks.unreadable(e instanceof Error ? e.message : String(e));
       }
-      throw new Error(
-        `a payload sealed with codec key id "${id}" could not be opened: the key under that id is not ` +
-          'the one that sealed it, or the payload was altered',
-      );
     });
+  }
+
+  private open(payload: Payload): Payload {
+    const encoding = text(payload.metadata?.encoding);
+    if (encoding !== ENCODING || !payload.data) return this.checks?.unsealed() ?? payload;
+    const id = text(payload.metadata?.[KEY_ID_FIELD]) ?? LEGACY_KEY_ID;
+    const data = Buffer.from(payload.data);
+    for (const key of this.candidates(id)) {
+      const plain = open(key, data);
+      if (!plain) continue;
+      const inner = temporal.api.common.v1.Payload.decode(plain) as Payload;
+      const { [AUTH_ID_FIELD]: writer, [AUTH_MAC_FIELD]: mac, ...metadata } = inner.metadata ?? {};
+      const opened: Payload = { ...inner, metadata };
+      return this.checks?.check(opened, text(writer), mac ?? undefined) ?? opened;
+    }
+    throw new Error(
+      `a payload sealed with codec key id "${id}" could not be opened: the key under that id is not ` +
+        'the one that sealed it, or the payload was altered',
+    );
   }
 
   private candidates(id: string): Buffer[] {

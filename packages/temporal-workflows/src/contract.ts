@@ -305,7 +305,7 @@ export interface JobReportPage {
 /** The field of the value a refused payload decodes to: `{ [REFUSED_FIELD]: { code, message } }`. */
 export const REFUSED_FIELD = '$sellingKitRefused';
 export type RefusalCode =
-  'unsealed_input' | 'unauthenticated_input' | 'client_key_retired' | 'shop_not_granted';
+  'unsealed_input' | 'unauthenticated_input' | 'unreadable_input' | 'client_key_retired' | 'shop_not_granted';
 export interface Refusal {
   code: RefusalCode;
   message: string;
@@ -329,8 +329,9 @@ export function refusedInput(...values: unknown[]): Refusal | undefined {
 /**
  * The shops and sellers a value names, anywhere in it: the string (or number) values of the keys
  * `shopId` and `credentialRef` and the elements of `shopIds` are shops — except an OAuth shop's
- * `credentialRef` (in an object with `auth: "oauth"`), which names a seller, as `sellerId` does. A client
- * key may only name what it was issued for (codec.ts checks it before any workflow code sees the value).
+ * `credentialRef` (in an object with `auth: "oauth"`), which names a seller, as `sellerId` and `tokenRef`
+ * (the name of a seller's tokens, seller-auth.ts) do. A client key may only name what it was issued for
+ * (codec.ts checks it before any workflow code sees the value).
  */
 export function namedShops(value: unknown): { shops: string[]; sellers: string[] } {
   const shops = new Set<string>();
@@ -358,7 +359,7 @@ export function namedShops(value: unknown): { shops: string[]; sellers: string[]
       if (key === 'shopId' && name !== undefined) shops.add(name);
       else if (key === 'credentialRef' && name !== undefined)
         (o.auth === 'oauth' ? sellers : shops).add(name);
-      else if (key === 'sellerId' && name !== undefined) sellers.add(name);
+      else if ((key === 'sellerId' || key === 'tokenRef') && name !== undefined) sellers.add(name);
       else if (key === 'shopIds' && Array.isArray(field)) {
         for (const e of field) if (named(e) !== undefined) shops.add(named(e)!);
       } else pending.push(field);

@@ -4,7 +4,7 @@
 // examples/listings.csv with live progress, prints the report, the counts and the Temporal UI address,
 // shows the n8n workflows reacting to a sale and a like, then keeps the stack up until Ctrl-C (or stops
 // at once with --exit-when-done).
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
@@ -22,6 +22,7 @@ export const EXAMPLE_FEED = fileURLToPath(new URL('../../examples/listings.csv',
 
 interface DevOptions {
   feed: string;
+  feedRoot: string[];
   simPort: string;
   uiPort: string;
   codecPort: string;
@@ -120,8 +121,13 @@ async function dev(ctx: Context, opts: DevOptions): Promise<number> {
     const { startWorker } = await import('../worker-run.ts');
     const { worker, close } = await startWorker({ ...config, uiUrl: temporal.uiUrl }, undefined, {
       createKey: true,
-      // Feeds of the demo (examples/) and of the folder `dev` runs in; plain http to this machine only.
-      feeds: { roots: [dirname(EXAMPLE_FEED), process.cwd()], allowLoopbackHttp: true },
+      // Feeds of the demo (examples/) and of the folders named by --feed-root (besides the environment's
+      // SELLING_KIT_FEED_ROOTS), never the folder `dev` happens to run in: this local stack is
+      // unauthenticated. Plain http to this machine only.
+      feeds: {
+        roots: [dirname(EXAMPLE_FEED), ...opts.feedRoot.map((r) => resolve(r))],
+        allowLoopbackHttp: true,
+      },
     });
     const running = worker.run();
     cleanups.push(async () => {
@@ -225,6 +231,12 @@ export function registerDev(program: Command): void {
       'the main job: embedded Temporal + simulator + worker + n8n, then a demo bulk listing with live progress',
     )
     .option('--feed <file>', 'feed of the demo job', EXAMPLE_FEED)
+    .option(
+      '--feed-root <dir>',
+      'a folder job feeds may be in, besides the examples (repeat for several; also SELLING_KIT_FEED_ROOTS)',
+      (v, acc: string[]) => [...acc, v],
+      [],
+    )
     .option('--sim-port <port>', 'simulator API port (admin: the next one)', '4010')
     .option('--ui-port <port>', 'Temporal UI port', '8233')
     .option('--codec-port <port>', 'codec endpoint port for the UI', '8234')
@@ -243,6 +255,7 @@ Examples:
   $ selling-kit dev                      # then open the Temporal UI and the n8n editor it prints
   $ selling-kit dev --no-n8n             # without n8n
   $ selling-kit dev --no-job             # the stack only; run jobs from another terminal
+  $ selling-kit dev --feed-root ~/feeds  # jobs may also read feeds under ~/feeds
   $ selling-kit dev --exit-when-done --json`,
     )
     .action(action(dev));

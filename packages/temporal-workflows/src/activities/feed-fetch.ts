@@ -69,7 +69,7 @@ export async function fetchFeed(
     const res = await get(target, headers, signal);
     const location = res.headers.location;
     if (!REDIRECTS.has(res.statusCode ?? 0) || !location) return res;
-    res.resume(); // the redirect's own body is not read
+    res.destroy(); // the redirect's own body is not read (draining it could go on without end)
     if (hop >= MAX_REDIRECTS)
       throw refused(`the feed URL ${shown(first)} redirects more than ${MAX_REDIRECTS} times`);
     try {

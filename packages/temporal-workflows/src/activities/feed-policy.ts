@@ -7,8 +7,8 @@
 //
 // Client-side code loads this module too (the CLI's feed check goes through snapshot.ts), so it imports
 // nothing of the worker runtime; the variables' names are defined here and re-exported by worker-env.ts.
-import { constants } from 'node:fs';
-import { open, realpath, type FileHandle } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { access, open, realpath, type FileHandle } from 'node:fs/promises';
 import { delimiter, isAbsolute, relative, resolve } from 'node:path';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
@@ -122,8 +122,9 @@ const inside = (root: string, path: string) => {
 /**
  * Opens `path` for reading if it is inside a root, or throws `refused` (outside, feeds off) — before
  * the file system is touched for a path outside every root, so a refusal says nothing of what exists
- * there. A symlink is followed and its target must be inside a root too. `notFound` is thrown for a
- * file inside a root that cannot be opened (missing, a directory…).
+ * there. A symlink is followed and its target must be inside a root too; what is opened must be a
+ * regular file (a FIFO, device or directory is refused, never waited on or read). The file system's
+ * error (ENOENT…) is thrown for a file inside a root that cannot be opened.
  */
 export async function openConfinedFile(
   policy: FeedPolicy,
@@ -140,9 +141,45 @@ export async function openConfinedFile(
   if (!roots.some(({ given, real }) => inside(given, asked) || inside(real, asked))) throw outside();
   const real = await realpath(asked); // ENOENT and the like: the caller names them
   if (!roots.some((r) => inside(r.real, real))) throw outside();
-  // O_NOFOLLOW: the resolved file itself cannot have become a symlink since.
-  const file = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW);
+  // O_NOFOLLOW: the resolved file itself cannot have become a symlink since. O_NONBLOCK: a FIFO's open
+  // does not wait for a writer (it is refused just below; for a regular file the flag changes nothing).
+  const file = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    // What was opened, not what the name meant a moment ago: a regular file, still inside a root (a
+    // folder on the way may have been swapped for a symlink since the realpath).
+    const st = await file.stat();
+    if (!st.isFile()) throw refused(`${what} ${path} is not a regular file (${fileKind(st)})`);
+    const opened = await realpath(`${PROC_FD}/${file.fd}`).catch(async (error: unknown) => {
+      if (await hasProcFd()) throw error;
+      return undefined; // no /proc (not Linux): the realpath above is the check
+    });
+    if (opened !== undefined && !roots.some((r) => inside(r.real, opened))) throw outside();
+  } catch (error) {
+    await file.close();
+    throw error;
+  }
   return { file, real };
+}
+
+/** Where Linux shows an open file descriptor's path. */
+const PROC_FD = '/proc/self/fd';
+
+async function hasProcFd(): Promise<boolean> {
+  try {
+    await access(PROC_FD);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** What a non-regular file is, for a refusal. */
+function fileKind(st: Stats): string {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isFIFO()) return 'a FIFO';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'not a file';
 }
 
 /** Each root as given and as its realpath (a root that does not exist keeps its own name). */
@@ -233,6 +270,7 @@ export function addressKind(address: string): AddressKind {
   const b = ipv6Bytes(address);
   const zero = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
   if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return ipv4Kind(b.slice(12)); // ::ffff:a.b.c.d
+  if (zero(0, 8) && b[8] === 0xff && b[9] === 0xff && zero(10, 12)) return ipv4Kind(b.slice(12)); // ::ffff:0:a.b.c.d, translated
   if (zero(0, 12)) {
     if (b[15] === 0 && zero(12, 15)) return 'unspecified';
     if (b[15] === 1 && zero(12, 15)) return 'loopback';
@@ -240,6 +278,10 @@ export function addressKind(address: string): AddressKind {
   }
   if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zero(4, 12))
     return ipv4Kind(b.slice(12)); // 64:ff9b::/96, NAT64
+  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && b[4] === 0 && b[5] === 1)
+    // 64:ff9b:1::/48, local-use NAT64: the IPv4 address last (a /96 prefix) is classified; where a
+    // shorter prefix puts it elsewhere it cannot be told apart, so the address is not public.
+    return zero(6, 12) ? ipv4Kind(b.slice(12)) : 'reserved';
   if (b[0] === 0xff) return 'multicast';
   if (b[0] === 0xfe && (b[1]! & 0xc0) === 0x80) return 'link-local';
   if (b[0] === 0xfe && (b[1]! & 0xc0) === 0xc0) return 'unique-local'; // fec0::/10, site-local

@@ -91,12 +91,7 @@ export async function openSource(
   if (!isUrl(path)) {
     let file: FileHandle;
     try {
-      ({ file } = await openConfinedFile(policy, path));
-      const st = await file.stat();
-      if (!st.isFile()) {
-        await file.close();
-        throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
-      }
+      ({ file } = await openConfinedFile(policy, path)); // a regular file (else refused)
     } catch (error) {
       if (error instanceof ApplicationFailure) throw error;
       throw unreadable(source, format, fileReason(error));

@@ -72,6 +72,11 @@ export class PayloadChecks {
     );
   }
 
+  /** A payload that cannot be opened or read (unknown key id, garbage sealed bytes): `why` names which. */
+  unreadable(why: string): Payload {
+    return this.refuse('unreadable_input', `unreadable job input refused: ${why}`);
+  }
+
   /** An opened payload (its auth fields already stripped): undefined when it passes. */
   check(payload: Payload, writer: string | undefined, mac: Uint8Array | undefined): Payload | undefined {
     const encoding = Buffer.from(payload.metadata?.encoding ?? []);
@@ -112,12 +117,24 @@ export class PayloadChecks {
 
   /** A client may only name the shops and sellers its key grants (contract.ts namedShops). */
   private scope(record: ClientKeyRecord, encoding: string, data: Uint8Array): Payload | undefined {
-    if (encoding !== 'json/plain') return undefined; // binary/null and raw bytes name nothing
+    if (encoding === 'binary/null') return undefined; // undefined: names nothing
+    // Any other encoding could hide a name from this check, or fail the worker's converter (and with it
+    // the workflow task): a client writes JSON only.
+    if (encoding !== 'json/plain')
+      return this.refuse(
+        'unreadable_input',
+        `client key ${record.id} wrote a payload encoded ${JSON.stringify(encoding.slice(0, 40))}: ` +
+          'only json/plain or binary/null is accepted',
+      );
     let value: unknown;
     try {
       value = JSON.parse(text(data));
     } catch {
-      return undefined; // not JSON: the data converter refuses it, nothing can read a shop from it
+      // Not JSON: the worker's converter would throw on it, failing the workflow task.
+      return this.refuse(
+        'unreadable_input',
+        `client key ${record.id} wrote a json/plain payload that is not JSON`,
+      );
     }
     const { shops, sellers } = namedShops(value);
     const shop = shops.find((s) => !grants(record.shops, s));

@@ -67,7 +67,7 @@ import {
   type JobRef,
   type PartRef,
 } from '../stores/job-store.ts';
-import { REFUSING_UPDATE, guardSignal, refuseInput } from './refuse.ts';
+import { REFUSING_UPDATE, guardSignal, optionalObject, refuseInput } from './refuse.ts';
 
 export const progressQuery = defineQuery<BulkProgress>(JOB_MESSAGES.progressQuery);
 export const pauseSignal = defineSignal<[{ reason?: string }]>(JOB_MESSAGES.pauseSignal);
@@ -210,7 +210,9 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
   refuseInput(input, carry);
   // Ids name store keys and files: one that breaks the contract's rule is refused before any other command
   // (a many-shop job's shop, started by its parent, has the id `<job>/<shop>`).
-  if (patched(JOB_ID_RULE_PATCH)) {
+  // Checked at the job's start only: a run carrying state was started by a checked run, or by a 0.4 run
+  // whose id was never checked and must not fail at its continue-as-new.
+  if (carry === undefined && patched(JOB_ID_RULE_PATCH)) {
     const badId = jobIdsProblem(input, { child: workflowInfo().parent !== undefined });
     if (badId) throw ApplicationFailure.nonRetryable(badId, INVALID_ID);
   }
@@ -332,7 +334,7 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
   }));
   setHandler(
     pauseSignal,
-    guardSignal('pauseSignal', (arg) => pause(arg?.reason)),
+    guardSignal('pauseSignal', (arg) => pause(arg?.reason), optionalObject),
   );
   setHandler(resumeSignal, guardSignal('resumeSignal', resume));
   setHandler(cancelSignal, guardSignal('cancelSignal', cancel));

@@ -45,7 +45,7 @@ import {
   resumeUpdate,
   shopDoneSignal,
 } from './bulk-listing.ts';
-import { REFUSING_UPDATE, guardSignal, refuseInput } from './refuse.ts';
+import { REFUSING_UPDATE, anObject, guardSignal, optionalObject, refuseInput } from './refuse.ts';
 
 export interface MultiShopCarry {
   next: number;
@@ -123,7 +123,9 @@ export async function multiShopJobWorkflow(
   refuseInput(input, carry);
   // Ids name store keys, files and the children's workflow ids: a bad one is refused before any other
   // command.
-  if (patched(JOB_ID_RULE_PATCH)) {
+  // Checked at the job's start only: a run carrying state was started by a checked run, or by a 0.4 run
+  // whose id was never checked and must not fail at its continue-as-new.
+  if (carry === undefined && patched(JOB_ID_RULE_PATCH)) {
     const badId = jobIdsProblem(input);
     if (badId) throw ApplicationFailure.nonRetryable(badId, INVALID_ID);
   }
@@ -192,10 +194,15 @@ export async function multiShopJobWorkflow(
   setHandler(progressQuery, () => aggregate(state()));
   setHandler(
     shopDoneSignal,
-    guardSignal('shopDoneSignal', ({ shopId, progress }) => {
-      s.results[shopId] = progress;
-      running.delete(shopId);
-    }),
+    guardSignal(
+      'shopDoneSignal',
+      ({ shopId, progress }) => {
+        s.results[shopId] = progress;
+        running.delete(shopId);
+      },
+      // Only a shop of this job: anything else would add a result no shop has.
+      (arg) => anObject(arg) && input.shops.some((shop) => shop.shopId === arg.shopId),
+    ),
   );
   const pause = async (arg?: { reason?: string }) => {
     s.paused = true;
@@ -211,7 +218,7 @@ export async function multiShopJobWorkflow(
     s.cancelled = true;
     await tellRunning((h) => h.signal(cancelSignal));
   };
-  setHandler(pauseSignal, guardSignal('pauseSignal', pause));
+  setHandler(pauseSignal, guardSignal('pauseSignal', pause, optionalObject));
   setHandler(resumeSignal, guardSignal('resumeSignal', resume));
   setHandler(cancelSignal, guardSignal('cancelSignal', cancel));
   setHandler(pauseUpdate, async (arg) => (await pause(arg), aggregate(state())), REFUSING_UPDATE);
