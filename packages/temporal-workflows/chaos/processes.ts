@@ -126,12 +126,15 @@ export const devWorkerEnv = (opts: {
   credentials: string;
   /** SELLING_KIT_JOB_STORE: a folder or a postgres:// URL. */
   jobStore: string;
+  /** SELLING_KIT_FEED_ROOTS: the folder the scenario writes its feeds in (the worker reads no other). */
+  feedRoot: string;
 }): NodeJS.ProcessEnv => ({
   ...process.env,
   TEMPORAL_ADDRESS: opts.address,
   SELLING_KIT_TASK_QUEUE: opts.taskQueue,
   SELLING_KIT_CREDENTIALS: opts.credentials,
   SELLING_KIT_JOB_STORE: opts.jobStore,
+  SELLING_KIT_FEED_ROOTS: opts.feedRoot,
   SELLING_KIT_CODEC: '0', // the harness's client does not encrypt
 });
 

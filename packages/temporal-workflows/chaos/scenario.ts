@@ -258,7 +258,13 @@ export async function runChaos(over: Partial<ChaosOptions> = {}): Promise<ChaosR
         new WorkerProcess({
           name: `worker-${i + 1}`,
           dir,
-          env: devWorkerEnv({ address: server.address, taskQueue, credentials: credentialsFile, jobStore }),
+          env: devWorkerEnv({
+            address: server.address,
+            taskQueue,
+            credentials: credentialsFile,
+            jobStore,
+            feedRoot: dir,
+          }),
         }),
       );
     await Promise.all(workers.map((w) => w.start()));

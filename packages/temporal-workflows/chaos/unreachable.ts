@@ -99,7 +99,13 @@ export async function runUnreachable(over: Partial<UnreachableOptions> = {}): Pr
     worker = new WorkerProcess({
       name: 'worker',
       dir,
-      env: devWorkerEnv({ address: server.address, taskQueue, credentials: credentialsFile, jobStore }),
+      env: devWorkerEnv({
+        address: server.address,
+        taskQueue,
+        credentials: credentialsFile,
+        jobStore,
+        feedRoot: dir,
+      }),
     });
     await worker.start();
     connection = await Connection.connect({ address: server.address });
