@@ -30,7 +30,6 @@ import { pathToFileURL } from 'node:url';
 import type { Client } from '@temporalio/client';
 import { startSimulator, createSeller, addAddress, createOAuthClient } from '@selling-kit/simulator';
 import { startBulkJob } from '../src/client.ts';
-import { parseCodecKeys, tokenStoreKeys } from '../src/codec.ts';
 import { createFileTokenStore, sealTokens } from '../src/token-store.ts';
 import { DEFAULT_HEADROOM } from '../src/workflows/app-budget.ts';
 import type { SellerTokens } from '../src/activities/index.ts';
@@ -126,7 +125,9 @@ export async function run(
   });
   // The worker's token store: one sealed file (the format createFileTokenStore reads), written at once.
   const codecKey = randomBytes(32).toString('base64');
-  const keys = tokenStoreKeys(parseCodecKeys(codecKey, 'bench'));
+  // The token store's own key (SELLING_KIT_TOKEN_STORE_KEY), independent of the codec key.
+  const tokenStoreKey = randomBytes(32);
+  const keys = [tokenStoreKey];
   const storePath = join(dir, 'tokens.sealed');
   writeFileSync(storePath, sealTokens(keys[0]!, JSON.stringify(all)), { mode: 0o600 });
   if (!createFileTokenStore(storePath, keys).get(shops[0]!.ref)) throw new Error('token store unreadable');
@@ -138,6 +139,8 @@ export async function run(
     SELLING_KIT_TOKEN_STORE: storePath,
     SELLING_KIT_JOB_STORE: join(dir, 'jobs'),
     SELLING_KIT_CODEC_KEY: codecKey,
+    SELLING_KIT_TOKEN_STORE_KEY: tokenStoreKey.toString('base64'),
+    SELLING_KIT_FEED_ROOTS: dir, // the sellers' feed files
     ...(maxActivities ? { SELLING_KIT_MAX_CONCURRENT_ACTIVITIES: String(maxActivities) } : {}),
   });
   const total = sellers * sellerItems;

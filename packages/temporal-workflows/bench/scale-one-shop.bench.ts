@@ -54,6 +54,7 @@ export async function run(
     SELLING_KIT_TASK_QUEUE: taskQueue,
     SELLING_KIT_CREDENTIALS: credentials,
     SELLING_KIT_JOB_STORE: join(dir, 'jobs'),
+    SELLING_KIT_FEED_ROOTS: dir, // the bench's feed file
   });
   const created = () => seller.products.size;
   const rss = sampleRss(worker.pid, created);
