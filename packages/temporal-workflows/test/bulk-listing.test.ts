@@ -11,6 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Worker as TemporalWorker } from '@temporalio/worker';
 import { createWorker, workflowCode, type KitWorker } from '../src/worker.ts';
+import { REFUSED_FIELD } from '../src/contract.ts';
 import {
   sellerAuthWorkflow,
   sellerAuthWorkflowId,
@@ -279,7 +280,16 @@ describe('payload codec: no plaintext in history', () => {
     const [opened] = await codec.decode([sealed!]);
     expect(Buffer.from(opened!.data!).toString('utf8')).toBe('{"secret":"feed"}');
     sealed!.data![20] = sealed!.data![20]! ^ 0xff;
-    await expect(codec.decode([sealed!])).rejects.toThrow();
+    // The worker's codec answers a refusal in the tampered payload's place (a hostile payload never fails a
+    // workflow task); the operator's (no checks) throws.
+    const [refused] = await codec.decode([sealed!]);
+    expect(JSON.parse(Buffer.from(refused!.data!).toString('utf8'))).toMatchObject({
+      [REFUSED_FIELD]: { code: 'unreadable_input' },
+    });
+    const operator = new AesGcmCodec(loadCodecKey(join(dir, 'keys', 'codec.key'), { env: '' }), {
+      verify: false,
+    });
+    await expect(operator.decode([sealed!])).rejects.toThrow();
     // The same key file gives the same key (the embedded default is generated once).
     expect(loadCodecKey(join(dir, 'keys', 'codec.key'), { env: '' })).toEqual(
       loadCodecKey(join(dir, 'keys', 'codec.key'), { env: '' }),
