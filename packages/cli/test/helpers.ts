@@ -36,6 +36,8 @@ export function cliEnv(extra: NodeJS.ProcessEnv = {}): CliEnv {
       SELLING_KIT_CODEC_KEY: randomBytes(32).toString('base64'),
       // Where `selling-kit worker` may read job feeds: the tests' temporary files and the examples.
       SELLING_KIT_FEED_ROOTS: [tmpdir(), dirname(EXAMPLE_FEED)].join(delimiter),
+      // and URL feeds served by the tests on 127.0.0.1 over plain http (a local worker only).
+      SELLING_KIT_FEED_LOOPBACK_HTTP: '1',
       ...extra,
     },
   };

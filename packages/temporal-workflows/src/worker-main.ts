@@ -38,6 +38,7 @@
 //   SELLING_KIT_FEED_HOSTS    comma-separated hosts feed URLs may name (`.example.com`: and subdomains);
 //                             unset: any public host. Feed URLs are https to public addresses only
 //   SELLING_KIT_FEED_MAX_BYTES / _MAX_RECORD_BYTES / _MAX_ITEMS  a feed's limits (512 MiB, 1 MiB, 1,000,000)
+//   SELLING_KIT_FEED_LOOPBACK_HTTP         `1`: plain http to loopback too (local test/dev workers only)
 import { createWorker, stopOnSignals } from './worker.ts';
 import { DEFAULT_TASK_QUEUE } from './contract.ts';
 import { watchedCredentialsFile, workerEnvironment } from './worker-env.ts';

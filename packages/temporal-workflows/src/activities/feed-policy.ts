@@ -21,6 +21,8 @@ export const FEED_POLICY_ENV = {
   maxBytes: 'SELLING_KIT_FEED_MAX_BYTES',
   maxRecordBytes: 'SELLING_KIT_FEED_MAX_RECORD_BYTES',
   maxItems: 'SELLING_KIT_FEED_MAX_ITEMS',
+  /** `1`: plain http to this machine's loopback addresses too (a local test or dev worker; never production). */
+  loopbackHttp: 'SELLING_KIT_FEED_LOOPBACK_HTTP',
 } as const;
 
 export const FEED_LIMIT_DEFAULTS = {
@@ -90,6 +92,9 @@ export function feedPolicyFromEnv(
   if (relativeRoot !== undefined)
     throw new FeedPolicyError(`${FEED_POLICY_ENV.roots}: "${relativeRoot}" is not an absolute path`);
   const hosts = list(FEED_POLICY_ENV.hosts, ',');
+  const loopbackHttp = env[FEED_POLICY_ENV.loopbackHttp]?.trim();
+  if (loopbackHttp && loopbackHttp !== '0' && loopbackHttp !== '1')
+    throw new FeedPolicyError(`${FEED_POLICY_ENV.loopbackHttp}: "${loopbackHttp}" is not 0 or 1`);
   const size = (key: 'maxBytes' | 'maxRecordBytes' | 'maxItems') => {
     const name = FEED_POLICY_ENV[key];
     const raw = env[name]?.trim();
@@ -104,6 +109,7 @@ export function feedPolicyFromEnv(
     maxBytes: size('maxBytes'),
     maxRecordBytes: size('maxRecordBytes'),
     maxItems: size('maxItems'),
+    ...(loopbackHttp === '1' ? { allowLoopbackHttp: true } : {}),
     ...extra,
     roots: [...roots, ...(extra.roots ?? [])],
   });
