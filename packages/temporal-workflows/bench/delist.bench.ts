@@ -14,6 +14,7 @@ import { startSimulator } from '@selling-kit/simulator';
 import { addShop, validListing } from '@selling-kit/simulator/testing';
 import { createListing } from '../../simulator/src/domain/products.ts';
 import { createWorker } from '../src/worker.ts';
+import { feedPolicy } from '../src/activities/feed-policy.ts';
 import { createLocalJobStore } from '../src/stores/job-store-local.ts';
 import { startBulkJob, getProgress } from '../src/client.ts';
 import { startWebhookReceiver } from '../src/webhook-receiver.ts';
@@ -51,6 +52,7 @@ export async function run(
     taskQueue,
     credentials: (ref) => keys.get(ref),
     jobStore,
+    feedPolicy: feedPolicy({ roots: [dir] }), // the bench's feed files
   });
   const running = worker.run();
   const connected = ['sale-0', 'sale-1', 'sale-2'].map((name) => {
