@@ -128,6 +128,17 @@ export const WORKFLOW_TYPES = {
   jobReport: 'jobReportWorkflow',
 } as const;
 
+/**
+ * What a schedule runs, named by its workflow type (`selling-kit schedules list`). Derived, never stored:
+ * a memo would be sealed by the codec, and a deployment with other keys could not list it.
+ */
+export const SCHEDULE_KINDS = {
+  [WORKFLOW_TYPES.bulkListing]: 'feed-sync',
+  [WORKFLOW_TYPES.reconcileOrders]: 'orders-reconciliation',
+  [WORKFLOW_TYPES.reconcileSales]: 'reconcile-sales',
+  [WORKFLOW_TYPES.jobRetention]: 'job-retention',
+} as const satisfies Partial<Record<(typeof WORKFLOW_TYPES)[keyof typeof WORKFLOW_TYPES], string>>;
+
 /** The workflow types that are bulk jobs, as a Temporal list filter (`selling-kit jobs`). */
 export const BULK_JOB_TYPES_QUERY = `WorkflowType = '${WORKFLOW_TYPES.bulkListing}' OR WorkflowType = '${WORKFLOW_TYPES.multiShopJob}'`;
 

@@ -9,7 +9,6 @@ import {
   type ScheduleDescription,
   type ScheduleOptions,
   type ScheduleOptionsStartWorkflowAction,
-  type ScheduleSummary,
 } from '@temporalio/client';
 import type { Duration, Workflow } from '@temporalio/common';
 import { bulkListingWorkflow, jobRetentionWorkflow, reconcileOrdersWorkflow } from './workflows/index.ts';
@@ -19,6 +18,7 @@ import {
   jobRetentionScheduleId,
   jobRetentionWorkflowId,
   reconcileWorkflowId,
+  SCHEDULE_KINDS,
 } from './contract.ts';
 import { jobSearchAttributes } from './search-attributes.ts';
 import type { BulkJobInput, ReconcileInput } from './types.ts';
@@ -54,23 +54,21 @@ function spec(timing: ScheduleTiming) {
 }
 
 /**
- * A schedule of this project's policies that starts `action`'s workflow every `timing`; its memo names
- * its `kind` (a memo is sealed by the codec like every payload: a schedule that clients with other keys
- * list too — the job retention, one per task queue — gets none).
+ * A schedule of this project's policies that starts `action`'s workflow every `timing`. No memo: a memo
+ * is sealed by the codec like every payload, and deployments with other keys list this namespace's
+ * schedules too (what a schedule runs is told by its workflow type: SCHEDULE_KINDS).
  */
 export function createWorkflowSchedule<W extends Workflow>(
   client: Client,
   scheduleId: string,
   timing: ScheduleTiming,
   action: Omit<ScheduleOptionsStartWorkflowAction<W>, 'type'>,
-  kind: string | undefined,
 ) {
   return client.schedule.create<W>({
     scheduleId,
     spec: spec(timing),
     action: { type: 'startWorkflow', ...action },
     policies: SCHEDULE_POLICIES,
-    ...(kind ? { memo: { kind } } : {}),
   });
 }
 
@@ -88,7 +86,6 @@ export async function createFeedSyncSchedule(
     scheduleId,
     timing,
     { workflowType: bulkListingWorkflow, args: [job], taskQueue, workflowId, typedSearchAttributes },
-    'feed-sync',
   );
 }
 
@@ -106,7 +103,6 @@ export async function createOrdersReconciliationSchedule(
     scheduleId,
     timing,
     { workflowType: reconcileOrdersWorkflow, args: [input], taskQueue, workflowId, typedSearchAttributes },
-    'orders-reconciliation',
   );
 }
 
@@ -150,9 +146,44 @@ export async function ensureJobRetentionSchedule(
   return { scheduleId, created: false };
 }
 
-export async function listSchedules(client: Client): Promise<ScheduleSummary[]> {
-  const out: ScheduleSummary[] = [];
-  for await (const s of client.schedule.list()) out.push(s);
+/** One schedule as listed: what the server tells, nothing decoded (no codec key needed). */
+export interface ScheduleListing {
+  scheduleId: string;
+  workflowType: string;
+  /** SCHEDULE_KINDS of its workflow type; '' for one this kit did not make. */
+  kind: string;
+  paused: boolean;
+  note?: string;
+  nextActionTimes: Date[];
+}
+
+/**
+ * Every schedule of the namespace, read from the server's own list without decoding a payload: the
+ * SDK's `schedule.list()` decodes each memo, and one sealed by another deployment's key fails it all.
+ */
+export async function listSchedules(client: Client): Promise<ScheduleListing[]> {
+  const out: ScheduleListing[] = [];
+  let nextPageToken: Uint8Array | undefined;
+  do {
+    const page = await client.workflowService.listSchedules({
+      namespace: client.options.namespace,
+      nextPageToken,
+    });
+    for (const raw of page.schedules ?? []) {
+      const workflowType = raw.info?.workflowType?.name ?? '';
+      out.push({
+        scheduleId: raw.scheduleId ?? '',
+        workflowType,
+        kind: (SCHEDULE_KINDS as Record<string, string>)[workflowType] ?? '',
+        paused: raw.info?.paused === true,
+        ...(raw.info?.notes ? { note: raw.info.notes } : {}),
+        nextActionTimes: (raw.info?.futureActionTimes ?? []).map(
+          (t) => new Date(Number(String(t.seconds ?? 0)) * 1000 + Math.floor((t.nanos ?? 0) / 1e6)),
+        ),
+      });
+    }
+    nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
+  } while (nextPageToken);
   return out;
 }
 

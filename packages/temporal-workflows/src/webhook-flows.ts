@@ -107,6 +107,5 @@ export async function createSalesReconciliationSchedule(
       taskQueue,
       workflowId: reconcileSalesWorkflowId(scheduleId),
     },
-    'reconcile-sales',
   );
 }

@@ -112,7 +112,9 @@ it('one schedule per task queue, updated by later workers; its run removes the j
     // No memo: deployments with other codec keys list this namespace's schedules too, and a memo they
     // cannot decode fails their whole `schedules list` (found by the CLI tests on one shared server).
     expect(described.memo ?? {}).toEqual({});
-    expect((await listSchedules(client)).filter((s) => s.scheduleId === scheduleId)).toHaveLength(1);
+    const listed = (await listSchedules(client)).filter((s) => s.scheduleId === scheduleId);
+    expect(listed).toMatchObject([{ kind: 'job-retention', workflowType: WORKFLOW_TYPES.jobRetention }]);
+    expect(listed[0]!.nextActionTimes[0]!.getTime()).toBeGreaterThan(Date.now());
     // An operator paused it: a worker starting later leaves it paused.
     await client.schedule.getHandle(scheduleId).pause('operator: not now');
     await ensureJobRetentionSchedule(client, { taskQueue, retentionDays: 30 });
@@ -153,3 +155,40 @@ it('one schedule per task queue, updated by later workers; its run removes the j
     await client.schedule.getHandle(scheduleId).delete();
   }
 }, 120_000);
+
+it('listing schedules survives a schedule whose memo this client cannot decode (another deployment’s key)', async () => {
+  // Another deployment on the namespace: its codec seals every payload, the memo too.
+  const sealed = new Client({
+    connection,
+    dataConverter: {
+      payloadCodecs: [
+        {
+          encode: async (payloads) =>
+            payloads.map((p) => ({
+              metadata: { encoding: new TextEncoder().encode('binary/encrypted') },
+              data: p.data,
+            })),
+          decode: async (payloads) => payloads,
+        },
+      ],
+    },
+  });
+  const scheduleId = `foreign-${randomUUID()}`;
+  await sealed.schedule.create({
+    scheduleId,
+    spec: { intervals: [{ every: '1h' }] },
+    action: { type: 'startWorkflow', workflowType: WORKFLOW_TYPES.reconcileOrders, taskQueue, args: [] },
+    memo: { kind: 'theirs' },
+  });
+  try {
+    const listed = await listSchedules(client);
+    expect(listed.find((s) => s.scheduleId === scheduleId)).toMatchObject({
+      scheduleId,
+      workflowType: WORKFLOW_TYPES.reconcileOrders,
+      kind: 'orders-reconciliation',
+      paused: false,
+    });
+  } finally {
+    await client.schedule.getHandle(scheduleId).delete();
+  }
+}, 60_000);

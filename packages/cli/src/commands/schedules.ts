@@ -90,10 +90,10 @@ async function list({ config, out }: Context): Promise<void> {
   const rows = await withTemporal(config, async (client) =>
     (await listSchedules(client)).map((s) => ({
       scheduleId: s.scheduleId,
-      kind: (s.memo?.kind as string | undefined) ?? '',
-      workflow: s.action?.type === 'startWorkflow' ? s.action.workflowType : '',
-      next: s.info?.nextActionTimes?.[0]?.toISOString() ?? '',
-      paused: s.state?.paused ?? false,
+      kind: s.kind,
+      workflow: s.workflowType,
+      next: s.nextActionTimes[0]?.toISOString() ?? '',
+      paused: s.paused,
     })),
   );
   out.result(rows, () => table(rows, ['scheduleId', 'kind', 'next', 'paused']));
