@@ -1,31 +1,31 @@
-// Health check of the `worker` service (docker-compose.yml): healthy when this container's worker is
-// polling its task queue, as the Temporal server sees it (DescribeTaskQueue lists recent pollers; the
-// SDK's default worker identity is `<pid>@<hostname>`, and the hostname is the container's).
-// Connects exactly as the worker does (src/connection-config.ts: TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE and
-// the TEMPORAL_TLS_* files of deploy/env/temporal-client-tls.env — the frontend requires the client
-// certificate), and reads SELLING_KIT_TASK_QUEUE. Exit 0 = healthy, 1 = not (yet) polling or unreachable.
-import { createRequire } from 'node:module';
-import { hostname } from 'node:os';
+// Health check of the `worker` service (docker-compose.yml) and of the native units: asks the worker's
+// own /readyz (packages/temporal-workflows/src/health.ts) on SELLING_KIT_METRICS_ADDRESS, else
+// SELLING_KIT_HEALTH_ADDRESS — the same variables the worker listens on, so it runs with the worker's
+// environment. Readiness is the worker's view: Temporal through its own connection (namespace, TLS, API
+// key), its job store and token store writable, its codec key loaded, its pollers seen by the server. A
+// worker that was killed does not answer: unhealthy. Exit 0 = ready, 1 = not ready or not answering
+// (the failing checks are printed, never a secret).
+const { healthAddress, localUrl } = await import('../packages/temporal-workflows/src/health.ts');
 
-const require = createRequire(new URL('../packages/temporal-workflows/package.json', import.meta.url));
-const { Connection } = require('@temporalio/client');
-const { loadConnectionConfig, connectOptions } =
-  await import('../packages/temporal-workflows/src/connection-config.ts');
-
-const taskQueue = process.env.SELLING_KIT_TASK_QUEUE ?? 'selling-kit';
+const listener = healthAddress(process.env);
+if (!listener) {
+  console.error(
+    'health check failed: set SELLING_KIT_HEALTH_ADDRESS (or SELLING_KIT_METRICS_ADDRESS) on the worker',
+  );
+  process.exit(1);
+}
+let url;
 try {
-  const config = loadConnectionConfig();
-  const connection = await Connection.connect({ ...connectOptions(config), connectTimeout: 5000 });
-  const { pollers } = await connection.workflowService.describeTaskQueue({
-    namespace: config.namespace,
-    taskQueue: { name: taskQueue },
-    taskQueueType: 1, // TASK_QUEUE_TYPE_WORKFLOW
-  });
-  await connection.close();
-  const mine = (pollers ?? []).some((p) => p.identity?.endsWith(`@${hostname()}`));
-  if (!mine) console.error(`no poller from ${hostname()} on task queue ${taskQueue}`);
-  process.exit(mine ? 0 : 1);
+  url = `${localUrl(listener.address, listener.variable)}/readyz`;
+  const response = await fetch(url, { signal: AbortSignal.timeout(8000) });
+  const body = await response.json().catch(() => ({}));
+  if (response.ok) process.exit(0);
+  const failing = Object.entries(body.checks ?? {})
+    .filter(([, result]) => !result.ok)
+    .map(([name, result]) => `${name} (${result.error})`);
+  console.error(`not ready: ${failing.join(', ') || body.error || `HTTP ${response.status}`}`);
+  process.exit(1);
 } catch (e) {
-  console.error(`health check failed: ${e.message}`);
+  console.error(`health check failed: ${url ?? listener.address}: ${e.cause?.message ?? e.message}`);
   process.exit(1);
 }

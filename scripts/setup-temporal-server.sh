@@ -6,11 +6,15 @@
 #     `cmd/tools/sql`, cached under $SELLING_KIT_CACHE/temporal-server-<version> (first time ~5-8 min
 #     on 2 cores, niced so it does not starve other work). The module source stays in the Go module
 #     cache: its schema/postgresql/v12 folders are what the schema tool applies;
+#   - the Temporal UI server of the temporalio/ui image compose runs (github.com/temporalio/ui-server/v2,
+#     `cmd/server`), for deploy/native/temporal-ui.service;
 #   - PostgreSQL from Debian's packages (apt-get) when `initdb` is missing.
 # Only the test run needs this (.ci/run via setup.sh with SELLING_KIT_TOPOLOGY=1); the dev server of
-# scripts/dev.sh does not. Run alone:  bash scripts/setup-temporal-server.sh
+# scripts/dev.sh does not. Run alone:  eval "$(bash scripts/setup-temporal-server.sh)"  (or `source` it):
+# run as a program it prints the `export` lines on stdout, since a child cannot set its caller's variables.
 # Exports SELLING_KIT_TEMPORAL_SERVER_BIN, SELLING_KIT_TEMPORAL_SQL_TOOL, SELLING_KIT_TEMPORAL_SERVER_SRC
-# (module source: schema + sample configs) and SELLING_KIT_PG_BIN (folder of initdb/pg_ctl/postgres).
+# (module source: schema + sample configs), SELLING_KIT_TEMPORAL_UI_BIN (the UI server of
+# deploy/native/temporal-ui.service) and SELLING_KIT_PG_BIN (folder of initdb/pg_ctl/postgres).
 # SELLING_KIT_SKIP_TEMPORAL_SERVER=1 skips everything (the topology tests then fail loudly, naming this file).
 # shellcheck source=scripts/setup-lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/setup-lib.sh"
@@ -52,6 +56,30 @@ _temporal_server_main() {
   export SELLING_KIT_TEMPORAL_SQL_TOOL="$dir/sql"
   export SELLING_KIT_TEMPORAL_SERVER_SRC="$src"
 
+  # --- Temporal UI server (deploy/native/temporal-ui.service) -------------------------------------
+  # The binary of the temporalio/ui image docker-compose.yml pins (the native test checks the two stay
+  # equal): the Go module github.com/temporalio/ui-server/v2, whose UI assets are in the module (so the
+  # binary is large, ~450 MB). Cached like the server.
+  local ui_version="${SELLING_KIT_TEMPORAL_UI_VERSION:-2.49.1}"
+  local ui_dir="$cache/temporal-ui-$ui_version"
+  if [ ! -x "$ui_dir/ui-server" ]; then
+    local t1=$SECONDS
+    say_ts "building Temporal UI server v$ui_version with Go into $ui_dir (first time only, a few minutes)"
+    mkdir -p "$ui_dir"
+    local uitmp="$ui_dir/.bin.$$"
+    rm -rf "$uitmp" && mkdir -p "$uitmp"
+    if ! GOBIN="$uitmp" GOPATH="$gopath" GOMODCACHE="$gopath/mod" GOFLAGS=-mod=mod \
+      nice -n 10 go install "github.com/temporalio/ui-server/v2/cmd/server@v$ui_version" >"$ui_dir/build.log" 2>&1; then
+      rm -rf "$uitmp"
+      say_ts "ERROR: Go build of the Temporal UI server failed (log: $ui_dir/build.log)"
+      tail -n 20 "$ui_dir/build.log" >&2
+      return 1
+    fi
+    mv -f "$uitmp/server" "$ui_dir/ui-server" && rm -rf "$uitmp"
+    say_ts "Temporal UI server v$ui_version built in $((SECONDS - t1)) s"
+  fi
+  export SELLING_KIT_TEMPORAL_UI_BIN="$ui_dir/ui-server"
+
   # --- PostgreSQL (Debian package) ---------------------------------------------------------------
   local pgbin=""
   if command -v initdb >/dev/null 2>&1; then
@@ -76,8 +104,12 @@ _temporal_server_main() {
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   set -euo pipefail
   _temporal_server_main
-  printf '[setup-temporal-server] server: %s\n[setup-temporal-server] sql tool: %s\n[setup-temporal-server] postgres: %s\n' \
-    "${SELLING_KIT_TEMPORAL_SERVER_BIN:-}" "${SELLING_KIT_TEMPORAL_SQL_TOOL:-}" "${SELLING_KIT_PG_BIN:-}" >&2
+  # Run as a program it cannot change the caller's shell: it prints the exports on stdout instead
+  # (progress goes to stderr), for `eval "$(bash scripts/setup-temporal-server.sh)"`.
+  for name in SELLING_KIT_TEMPORAL_SERVER_BIN SELLING_KIT_TEMPORAL_SQL_TOOL SELLING_KIT_TEMPORAL_SERVER_SRC \
+    SELLING_KIT_TEMPORAL_UI_BIN SELLING_KIT_PG_BIN; do
+    printf 'export %s=%q\n' "$name" "${!name:-}"
+  done
 else
   # Sourced by setup.sh: a failed build must not stop the rest of the set-up or the other tests; the
   # topology tests then fail with a message naming this script.

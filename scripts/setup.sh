@@ -105,6 +105,9 @@ source "$ROOT/scripts/setup-n8n.sh"
 if [ "${SELLING_KIT_TOPOLOGY:-0}" = "1" ]; then
   # shellcheck source=scripts/setup-temporal-server.sh
   source "$ROOT/scripts/setup-temporal-server.sh"
+  # promtool for the alert-rule test (deploy/prometheus/alerts.yml), built the same way.
+  # shellcheck source=scripts/setup-promtool.sh
+  source "$ROOT/scripts/setup-promtool.sh"
 fi
 
 say "ready. To use these tools in your shell:"

@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { DEFAULT_TASK_QUEUE } from '@selling-kit/temporal-workflows/contract';
 import { registerAuth } from './commands/auth.ts';
 import { registerBulk } from './commands/bulk.ts';
+import { registerCodecServer } from './commands/codec-server.ts';
 import { registerConformance } from './commands/conformance.ts';
 import { registerDev } from './commands/dev.ts';
 import { registerJobs } from './commands/jobs.ts';
@@ -55,6 +56,7 @@ export function buildProgram(): Command {
   registerAuth(program);
   registerKeys(program);
   registerWorker(program);
+  registerCodecServer(program);
   registerWebhooks(program);
   registerSimulator(program);
   registerConformance(program);

@@ -82,6 +82,8 @@ export interface ReadOptions {
   keep?: (l: ReportLine) => boolean;
   /** The job has ended: its final export, if there is one, is read without asking a worker. */
   ended?: Ended;
+  /** The job's shops (the worker reads a report only for a reader naming them); default: the job's answer. */
+  shopIds?: string[];
 }
 
 /**
@@ -110,6 +112,7 @@ export async function getReport(
       try {
         const done = await exportReport(client, jobId, config.reportDir, {
           taskQueue: opts.taskQueue,
+          shopIds: opts.shopIds,
           onLine: (l) => void (keep(l) && lines.push(l)),
         });
         return { lines, counts: done.counts, total: done.lines, path: done.path, from: 'workers' };
@@ -123,6 +126,8 @@ export async function getReport(
             'list jobs with `selling-kit jobs list`',
           );
         if (e.reason === 'failed') throw new CliError('report_unreadable', e.message, EXIT.unexpected);
+        // The worker turned the reader away: the shops named are not the job's, or not the key's.
+        if (e.reason === 'refused') throw new CliError('report_refused', e.message, EXIT.usage);
         why = `no worker on task queue ${opts.taskQueue} answered`;
       }
     }

@@ -13,6 +13,7 @@ import {
   CredentialsFileError,
   createFileTokenStore,
   clientCredentialFor,
+  clientKeysFileOf,
   issueClientKey,
   readClientKeys,
   readCredentialsFile,
@@ -112,7 +113,7 @@ export function codecKey(config: CliConfig, options: { create?: boolean } = {}):
 /** Where the client keyring and the token store's key are (SELLING_KIT_CLIENT_KEYS, …, under the home). */
 export function authSettings(config: CliConfig): WorkerAuthSettings {
   try {
-    return workerAuthSettings(process.env, config.home);
+    return workerAuthSettings(process.env, config.home, config.jobStore);
   } catch (e) {
     throw new CliError('bad_client_auth', (e as Error).message, EXIT.usage);
   }
@@ -191,7 +192,13 @@ export const DEV_N8N_CLIENT_ID = 'dev-n8n';
 
 /** Issues (or re-issues) the dev n8n's client key for `shops`; returns its credential string. */
 export function issueDevClientKey(config: CliConfig, ring: CodecKeyring, shops: string[]): string {
-  const file = authSettings(config).clientKeysFile;
+  let file: string;
+  try {
+    file = clientKeysFileOf(authSettings(config).clientKeys, '`selling-kit dev`');
+  } catch (e) {
+    if (!(e instanceof ClientKeysError)) throw e;
+    throw new CliError('bad_client_keys', e.message, EXIT.usage);
+  }
   // The key of an earlier run, kept while it still grants exactly these shops: jobs n8n started then are
   // still in history, signed with it, and a worker replaying them must find the same key.
   const kept = existsSync(file)

@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { BASE_URL_EXPRESSION, environmentProperties } from './environments';
 import { secretField } from './secretField';
+import { webhookSecretProperty } from './webhookSecret';
 
 /** A shop's API key (direct partners). Tested against the seller details endpoint. */
 export class MarketplaceApi implements ICredentialType {
@@ -27,6 +28,7 @@ export class MarketplaceApi implements ICredentialType {
       description:
         "The shop's API key (pak_…), sent as a bearer token. The API is private: the marketplace issues keys to partners on request (contact its partner team), one per shop and long-lived; staging needs its own Testing key. The local simulator's demo shop takes pak_demo_selling_kit.",
     }),
+    webhookSecretProperty,
   ];
 
   authenticate: IAuthenticateGeneric = {

@@ -1,6 +1,7 @@
 import type { ICredentialType, INodeProperties } from 'n8n-workflow';
 import { SCOPES } from '@selling-kit/api-client/core';
 import { BASE_URLS, EDITABLE_ENVIRONMENTS, baseUrlExpression, environmentProperties } from './environments';
+import { webhookSecretProperty } from './webhookSecret';
 
 /** The simulator's demo shop (`selling-kit dev`), whose username its consent page approves by default. */
 const SIMULATOR_DEMO_SHOP = 'demo-shop';
@@ -77,5 +78,6 @@ export class MarketplaceOAuth2Api implements ICredentialType {
       default: LOGIN_HINT,
     },
     { displayName: 'Authentication', name: 'authentication', type: 'hidden', default: 'body' },
+    webhookSecretProperty,
   ];
 }

@@ -396,7 +396,8 @@ describe('Marketplace Bulk Job node, version 2', () => {
     )!;
     expect(start).toBeDefined();
     expect(JSON.stringify(start.body)).not.toContain('"jobId"');
-    expect(sentInput(start)).toEqual({ jobId: 'v2-binary' });
+    // It names the job's shops (asked of the job): the worker reads a job only for its shops' reader.
+    expect(sentInput(start)).toEqual({ jobId: 'v2-binary', shopIds: ['demo'] });
 
     const attention = mock(
       { operation: 'report', jobId: 'v2-binary', needsAttention: true },
@@ -424,8 +425,9 @@ describe('Marketplace Bulk Job node, version 2', () => {
       mock({ operation: 'report', jobId: 'no-such-job' }, {}, { version: 2 }).fns,
     ).catch((e: unknown) => e)) as Error & { description?: string };
     expect(unknown.constructor.name).toBe('NodeOperationError');
-    expect(unknown.message).toMatch(/^No job "no-such-job" in the worker's job store \(local /);
-    expect(unknown.description).toMatch(/SELLING_KIT_JOB_STORE/);
+    // Asked for its shops first, a job Temporal does not hold says so.
+    expect(unknown.message).toBe('No job "no-such-job" in Temporal');
+    expect(unknown.description).toMatch(/unknown Job ID/);
   });
 
   it('Start Job, waiting with Output "One Item per Listing": the report, each listing paired with its input item', async () => {

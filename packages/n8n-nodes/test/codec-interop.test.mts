@@ -39,25 +39,39 @@ const keyringFile = join(mkdtempSync(join(tmpdir(), 'sk-interop-')), 'client-key
 const record = issueClientKey(keyringFile, { id: 'n8n', shops: ['a'] });
 const client = parseClientCredential(clientCredentialFor(ring, record), 'test');
 const worker = new AesGcmCodec(ring, { clientKeys: watchedClientKeys(keyringFile), warn: () => {} });
-const opened = async (p: JsonPayload) =>
-  JSON.parse(Buffer.from((await worker.decode([fromJson(p)]))[0]!.data!).toString()) as unknown;
+/** What the worker hands workflow `reader` for payload `p`. */
+const opened = async (p: JsonPayload, reader = 'bulk:j1') =>
+  JSON.parse(
+    Buffer.from(
+      (await worker.decode([fromJson(p)], { type: 'workflow', namespace: 'default', workflowId: reader }))[0]!
+        .data!,
+    ).toString(),
+  ) as unknown;
 
 it('a job input sealed and signed by the node opens in the worker, its signature checked and stripped', async () => {
-  const sealed = encodeValue({ jobId: 'j1', shop: { shopId: 'a', credentialRef: 'a' } }, client);
+  const sealed = encodeValue({ jobId: 'j1', shop: { shopId: 'a', credentialRef: 'a' } }, client, 'bulk:j1');
   expect(Buffer.from(sealed.metadata!['encryption-key-id']!, 'base64').toString()).toBe('k2');
   expect(await opened(sealed)).toEqual({ jobId: 'j1', shop: { shopId: 'a', credentialRef: 'a' } });
-  const [inner] = await worker.decode([fromJson(sealed)]);
+  const [inner] = await worker.decode([fromJson(sealed)], {
+    type: 'workflow',
+    namespace: 'default',
+    workflowId: 'bulk:j1',
+  });
   expect(Object.keys(inner!.metadata!)).toEqual(['encoding']);
+  // Sealed for bulk:j1, it opens in no other workflow.
+  expect(refusedInput(await opened(sealed, 'bulk:j2'))?.code).toBe('misaddressed_input');
 });
 
 it('the worker refuses what the node names outside its scope, and an unsigned plain payload', async () => {
   expect(
-    refusedInput(await opened(encodeValue({ shop: { shopId: 'b', credentialRef: 'b' } }, client))),
+    refusedInput(await opened(encodeValue({ shop: { shopId: 'b', credentialRef: 'b' } }, client, 'bulk:j1'))),
   ).toEqual({
     code: 'shop_not_granted',
     message: 'client key n8n may not name shop b',
   });
-  expect(refusedInput(await opened(encodeValue({ shop: { shopId: 'a' } })))?.code).toBe('unsealed_input');
+  expect(refusedInput(await opened(encodeValue({ shop: { shopId: 'a' } }, undefined, 'bulk:j1')))?.code).toBe(
+    'unsealed_input',
+  );
 });
 
 it("the worker's results open in the node", async () => {

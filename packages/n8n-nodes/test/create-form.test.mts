@@ -28,7 +28,7 @@ import { jacketCreateForm } from './helpers/parameters.mts';
 
 const node = new Marketplace();
 const KEY = 'pak_demo_selling_kit';
-const V2 = [{ _cnd: { gte: 2 } }];
+const V2 = [2];
 
 /** The fields the editor shows for a product operation on a version-2 node, in order. */
 function formOf(operation: string): INodeProperties[] {

@@ -104,7 +104,8 @@ describe('the webhook credential and the trigger', () => {
     const credential = new MarketplaceWebhookApi();
     expect(credential.displayName).toBe('Marketplace Webhook Secret');
     expect(credential.name).toBe('marketplaceWebhookApi');
-    // The secret that verifies deliveries comes first; the API credentials follow (shown in register mode).
+    // Versions 1 and 2: the secret that verifies deliveries comes first; the API credentials follow
+    // (version 3 uses only those, which hold the secret).
     expect(trigger.description.credentials![0]).toEqual(
       expect.objectContaining({ name: 'marketplaceWebhookApi', required: true }),
     );
@@ -113,7 +114,10 @@ describe('the webhook credential and the trigger', () => {
   it('"Any Event" is the default and says it stands alone', () => {
     const events = props.find((p) => p.name === 'events')!;
     expect(events.default).toEqual(['*']);
-    expect(events.hint).toMatch(/"Any Event" takes every event and stands alone/);
+    // Said only while "Any Event" is selected (a notice shown by the selection, not a fixed hint).
+    const notice = props.find((p) => p.name === 'anyEventNotice')!;
+    expect(notice.displayName).toMatch(/"Any Event" takes every event and stands alone/);
+    expect(notice.displayOptions).toEqual({ show: { events: ['*'] } });
     const any = (events.options as { name: string; value: string; description: string }[]).find(
       (o) => o.value === '*',
     )!;

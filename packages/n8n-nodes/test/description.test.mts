@@ -118,9 +118,12 @@ describe('the Marketplace node description', () => {
     );
     expect(Object.keys(resources).sort()).toEqual(offered);
     for (const resource of offered) {
+      // Products has one Operation choice for versions 1–2 and one from version 3 (Update / Replace).
       const operations = prop('operation', resource);
-      expect(operations).toHaveLength(1);
-      const values = operations[0]!.options!.map((o) => (o as { value: string }).value);
+      expect(operations).toHaveLength(resource === 'products' ? 2 : 1);
+      const values = [
+        ...new Set(operations.flatMap((op) => op.options!.map((o) => (o as { value: string }).value))),
+      ];
       expect(values.sort()).toEqual(Object.keys(resources[resource]!.operations).sort());
       for (const value of values)
         expect(typeof resources[resource]!.operations[value]!.execute).toBe('function');
@@ -134,11 +137,20 @@ describe('the Marketplace node description', () => {
         'getAll',
         'markSold',
         'patch',
+        'replace',
         'restock',
         'unboost',
         'update',
       ].sort(),
     );
+    const [before, v3] = prop('operation', 'products');
+    const valuesOf = (p: INodeProperties) => p.options!.map((o) => (o as { value: string }).value);
+    expect(before!.displayOptions!.show!['@version']).toEqual([1, 2]);
+    expect(valuesOf(before!)).toContain('patch');
+    expect(valuesOf(before!)).not.toContain('replace');
+    expect(v3!.displayOptions!.show!['@version']).toEqual([{ _cnd: { gte: 3 } }]);
+    expect(valuesOf(v3!)).toEqual(expect.arrayContaining(['update', 'replace']));
+    expect(valuesOf(v3!)).not.toContain('patch');
   });
 
   it('every field of an operation is shown only for its resource and operation', () => {

@@ -31,12 +31,15 @@ const shownFor = (p: INodeProperties, resource: string, operation: string) =>
   p.displayOptions?.show?.operation?.includes(operation);
 const isV2Only = (p: INodeProperties) =>
   JSON.stringify(p.displayOptions?.show?.['@version']) === JSON.stringify([{ _cnd: { gte: 2 } }]);
+const isV3Only = (p: INodeProperties) =>
+  JSON.stringify(p.displayOptions?.show?.['@version']) === JSON.stringify([{ _cnd: { gte: 3 } }]);
 const isV1Only = (p: INodeProperties) =>
   JSON.stringify(p.displayOptions?.show?.['@version']) === JSON.stringify([1]);
 
 const PRODUCT_SCOPED: [string, string][] = [
   ['products', 'get'],
   ['products', 'update'],
+  ['products', 'replace'],
   ['products', 'patch'],
   ['products', 'delete'],
   ['products', 'markSold'],
@@ -49,15 +52,17 @@ const PRODUCT_SCOPED: [string, string][] = [
 ];
 
 describe('the product picker (description)', () => {
-  it('is version 2 by default; version 1 stays loadable', () => {
-    expect(description.version).toEqual([1, 2]);
-    expect(description.defaultVersion).toBe(2);
+  it('is version 3 by default; versions 1 and 2 stay loadable', () => {
+    expect(description.version).toEqual([1, 2, 3]);
+    // No defaultVersion (so n8n adds its Custom API Call): the editor then takes the last version.
+    expect(description.defaultVersion).toBeUndefined();
   });
 
   it('every product operation uses the one picker in v2 and keeps its v1 key fields under v1', () => {
     for (const [resource, operation] of PRODUCT_SCOPED) {
       const fields = description.properties.filter((p) => shownFor(p, resource, operation));
-      const picker = fields.filter((p) => p.name === 'product');
+      // Update's version-3 form has its own copy of the picker (update-v3.test.mts).
+      const picker = fields.filter((p) => p.name === 'product' && isV2Only(p));
       expect([resource, operation, picker.length]).toEqual([resource, operation, 1]);
       expect(picker[0]).toMatchObject({ type: 'resourceLocator', required: true, displayName: 'Product' });
       expect(isV2Only(picker[0]!)).toBe(true);
@@ -157,7 +162,8 @@ describe('the product picker (description)', () => {
   });
 
   it('Get Many has a Simplify toggle in v2 only (n8n wording, on by default)', () => {
-    const simplify = description.properties.filter((p) => p.name === 'simplify');
+    // Version 3 has its own copy (its Simplify adds the main picture: update-v3.test.mts).
+    const simplify = description.properties.filter((p) => p.name === 'simplify' && !isV3Only(p));
     expect(simplify).toHaveLength(1);
     expect(simplify[0]).toMatchObject({
       displayName: 'Simplify',
@@ -166,7 +172,7 @@ describe('the product picker (description)', () => {
       description: 'Whether to return a simplified version of the response instead of the raw data',
     });
     expect(shownFor(simplify[0]!, 'products', 'getAll')).toBe(true);
-    expect(isV2Only(simplify[0]!)).toBe(true);
+    expect(simplify[0]!.displayOptions?.show?.['@version']).toEqual([2]);
   });
 
   it('dynamic options point at methods the node has; v1 keeps its plain fields', () => {
@@ -174,13 +180,17 @@ describe('the product picker (description)', () => {
     expect(dynamic.map((p) => [p.name, p.typeOptions!.loadOptionsMethod]).sort()).toEqual(
       [
         ['addressId', 'getAddresses'],
+        ['brandName', 'getBrands'],
+        ['brandName', 'getBrands'],
         ['currency', 'getCurrencies'],
         ['offerCurrency', 'getCurrencies'],
+        ['productType', 'getProductTypes'],
+        ['productType', 'getProductTypes'],
         ['providerId', 'getShippingProviders'],
       ].sort(),
     );
     for (const p of dynamic) {
-      expect(isV2Only(p)).toBe(true);
+      expect(isV2Only(p) || ['brandName', 'productType'].includes(p.name)).toBe(true);
       expect(p.displayName).toMatch(/Name or ID$/);
       const methods: Record<string, unknown> = node.methods.loadOptions;
       expect(typeof methods[p.typeOptions!.loadOptionsMethod as string]).toBe('function');
@@ -442,14 +452,14 @@ describe('version 2 against the simulator', () => {
     expect(pages.map((p) => p.results.length)).toEqual([50, 50, BULK + 4 - 100]);
     const rows = pages.flatMap((p) => p.results);
     // Newest first, every product of the shop once.
-    expect(rows[0]!.name).toBe(`Plain cotton tee number ${BULK - 1} · 12.00 GBP · SKU BULK-${BULK - 1}`);
+    expect(rows[0]!.name).toBe(`SKU BULK-${BULK - 1} · Plain cotton tee number ${BULK - 1} · 12.00 GBP`);
     const shop = [...seller().products.values()].filter((p) => p.state !== 'removed');
     expect(rows.map((r) => Number(r.value)).sort((a, b) => a - b)).toEqual(
       shop.map((p) => p.productId).sort((a, b) => a - b),
     );
     const pick = byKey('PICK-1');
     expect(rows.find((r) => r.value === String(pick.productId))).toEqual({
-      name: 'Faded band tee, cracked print,… · 21.00 GBP · SKU PICK-1',
+      name: 'SKU PICK-1 · Faded band tee, cracked print,… · 21.00 GBP',
       value: String(pick.productId),
       url: `https://www.depop.com/products/${pick.slug}/`,
     });
@@ -479,7 +489,7 @@ describe('version 2 against the simulator', () => {
     const demo = await node.methods.listSearch.searchProducts.call(lookup().fns, 'carhartt');
     expect(demo.results).toEqual([
       expect.objectContaining({
-        name: expect.stringMatching(/^Carhartt work jacket, green can… · 80\.00 GBP · SKU DEMO-JACKET-003$/),
+        name: expect.stringMatching(/^SKU DEMO-JACKET-003 · Carhartt work jacket, green can… · 80\.00 GBP$/),
       }),
     ]);
     expect(

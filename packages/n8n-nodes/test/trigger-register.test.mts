@@ -37,6 +37,8 @@ function hook(
     typeVersion?: number;
     environment?: string;
     apiKey?: string;
+    /** The API credential's Webhook Signing Secret (version 3); the demo partner's by default. */
+    webhookSigningSecret?: string;
   },
 ): Hook {
   const requests: RecordedRequest[] = [];
@@ -46,6 +48,7 @@ function hook(
       environment: options.environment ?? 'custom',
       baseUrl: sim.url,
       apiKey: options.apiKey ?? DEMO.apiKey,
+      webhookSigningSecret: options.webhookSigningSecret ?? DEMO.webhookSecret,
     },
     marketplaceWebhookApi: { signingSecret: DEMO.webhookSecret },
   };
@@ -56,6 +59,7 @@ function hook(
       type: 'marketplaceTrigger',
       typeVersion: options.typeVersion ?? 2,
       parameters: params,
+      credentials: { marketplaceApi: { id: 'c1', name: 'Demo shop' } },
     }),
     getNodeParameter: (name: string, fallback?: unknown) => (name in params ? params[name] : fallback),
     getNodeWebhookUrl: (name: string) => (name === 'default' ? options.url : undefined),
@@ -318,7 +322,44 @@ describe('Marketplace Trigger v2: errors and the out-of-band mode', () => {
   });
 });
 
-describe('Marketplace Trigger v2: what the editor shows', () => {
+describe('Marketplace Trigger v3: one credential', () => {
+  it('registers automatically by default with the API credential, and removes the subscription', async () => {
+    const url = newUrl();
+    const h = hook({ authentication: 'apiKey', events: ['v1:order.new'] }, { url, typeVersion: 3 });
+    await activate(h);
+    expect(onServer(url)).toEqual([expect.objectContaining({ partnerId: DEMO.partnerId, url })]);
+    await expect(hooks.delete.call(h.ctx)).resolves.toBe(true);
+    expect(onServer(url)).toHaveLength(0);
+  });
+
+  it('"Registered Out of Band" calls nothing', async () => {
+    const url = newUrl();
+    const h = hook({ webhookRegistration: 'outOfBand', events: ['*'] }, { url, typeVersion: 3 });
+    await activate(h);
+    await expect(hooks.delete.call(h.ctx)).resolves.toBe(true);
+    expect(h.requests).toHaveLength(0);
+    expect(onServer(url)).toHaveLength(0);
+  });
+
+  it('refuses to listen when the credential has no Webhook Signing Secret, naming the credential', async () => {
+    for (const webhookRegistration of ['automatic', 'outOfBand']) {
+      const url = newUrl();
+      const h = hook(
+        { webhookRegistration, events: ['*'] },
+        { url, typeVersion: 3, webhookSigningSecret: '' },
+      );
+      for (const step of [hooks.checkExists, hooks.create]) {
+        await expect(step.call(h.ctx)).rejects.toThrow(
+          'The credential "Demo shop" has no Webhook Signing Secret',
+        );
+      }
+      expect(h.requests).toHaveLength(0);
+      expect(onServer(url)).toHaveLength(0);
+    }
+  });
+});
+
+describe('Marketplace Trigger: what the editor shows', () => {
   const props = node.description.properties;
   const credentials = node.description.credentials!;
   const nodeAt = (typeVersion: number) =>
@@ -332,19 +373,22 @@ describe('Marketplace Trigger v2: what the editor shows', () => {
       .filter((c) => NodeHelpers.displayParameter(values as never, c, nodeAt(typeVersion), null))
       .map((c) => c.name);
 
-  it('is version [1, 2], 2 by default; version 1 keeps its fields and its one credential', () => {
-    expect(node.description.version).toEqual([1, 2]);
-    expect(node.description.defaultVersion).toBe(2);
+  it('is version [1, 2, 3], 3 by default; version 1 keeps its fields and its one credential', () => {
+    expect(node.description.version).toEqual([1, 2, 3]);
+    expect(node.description.defaultVersion).toBe(3);
     const v1 = shown({ events: ['*'], options: {} }, 1);
-    expect(v1).toEqual(['registrationNotice', 'testEventNotice', 'events', 'options']);
+    expect(v1).toEqual(['registrationNotice', 'testEventNotice', 'events', 'anyEventNotice', 'options']);
     expect(credentialsShown({ events: ['*'] }, 1)).toEqual(['marketplaceWebhookApi']);
   });
 
-  it('version 2 registers by default with an API key or OAuth2; out of band shows the old notices', () => {
+  it('version 2 keeps its two credentials per mode; out of band shows the old notices', () => {
     const registration = props.find((p) => p.name === 'registration')!;
     expect(registration.default).toBe('api');
-    const v2 = shown({ registration: 'api', authentication: 'oAuth2', events: ['*'], options: {} }, 2);
-    expect(v2).toEqual(['registration', 'authentication', 'registeredNotice', 'events', 'options']);
+    const v2 = shown(
+      { registration: 'api', authentication: 'oAuth2', events: ['v1:order.new'], options: {} },
+      2,
+    );
+    expect(v2).toEqual(['authentication', 'registration', 'registeredNotice', 'events', 'options']);
     expect(credentialsShown({ registration: 'api', authentication: 'apiKey' }, 2)).toEqual([
       'marketplaceWebhookApi',
       'marketplaceApi',
@@ -353,9 +397,54 @@ describe('Marketplace Trigger v2: what the editor shows', () => {
       'marketplaceWebhookApi',
       'marketplaceOAuth2Api',
     ]);
-    const outOfBand = shown({ registration: 'outOfBand', events: ['*'], options: {} }, 2);
-    expect(outOfBand).toEqual(['registration', 'registrationNotice', 'testEventNotice', 'events', 'options']);
-    expect(credentialsShown({ registration: 'outOfBand' }, 2)).toEqual(['marketplaceWebhookApi']);
+    const outOfBand = shown({ registration: 'outOfBand', events: ['v1:order.new'], options: {} }, 2);
+    expect(outOfBand).toEqual([
+      'authentication',
+      'registration',
+      'registrationNotice',
+      'testEventNotice',
+      'events',
+      'options',
+    ]);
+    expect(credentialsShown({ registration: 'outOfBand', authentication: 'apiKey' }, 2)).toEqual([
+      'marketplaceWebhookApi',
+    ]);
+  });
+
+  it('version 3: one credential in both modes, a Registration no credential depends on, no simulator text', () => {
+    const v3 = (values: Record<string, unknown>) =>
+      shown({ events: ['v1:order.new'], options: {}, ...values }, 3);
+    expect(v3({ authentication: 'apiKey', webhookRegistration: 'automatic' })).toEqual([
+      'authentication',
+      'webhookRegistration',
+      'registeredNoticeV3',
+      'events',
+      'options',
+    ]);
+    expect(v3({ authentication: 'apiKey', webhookRegistration: 'outOfBand' })).toEqual([
+      'authentication',
+      'webhookRegistration',
+      'outOfBandNoticeV3',
+      'events',
+      'options',
+    ]);
+    for (const webhookRegistration of ['automatic', 'outOfBand']) {
+      expect(credentialsShown({ authentication: 'apiKey', webhookRegistration }, 3)).toEqual([
+        'marketplaceApi',
+      ]);
+      expect(credentialsShown({ authentication: 'oAuth2', webhookRegistration }, 3)).toEqual([
+        'marketplaceOAuth2Api',
+      ]);
+    }
+    // n8n's editor hides the parameters credentials depend on: none of them is the Registration.
+    const dependedOn = credentials.flatMap((c) => [
+      ...Object.keys(c.displayOptions?.show ?? {}),
+      ...Object.keys(c.displayOptions?.hide ?? {}),
+    ]);
+    expect(dependedOn).not.toContain('webhookRegistration');
+    const v3Notices = props.filter((p) => p.type === 'notice' && /V3$/.test(p.name));
+    for (const notice of v3Notices)
+      expect(notice.displayName).not.toMatch(/127\.0\.0\.1|selling-kit|simulator/i);
   });
 });
 

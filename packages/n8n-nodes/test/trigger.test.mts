@@ -53,6 +53,9 @@ interface Call {
   events?: string[];
   options?: IDataObject;
   secret?: string;
+  /** The node's version (1 by default): from 3 the secret is a field of the API credential. */
+  typeVersion?: number;
+  authentication?: string;
 }
 
 async function call(
@@ -78,7 +81,12 @@ async function call(
       return response;
     },
   };
-  const params: Record<string, unknown> = { events: input.events ?? ['*'], options: input.options ?? {} };
+  const params: Record<string, unknown> = {
+    events: input.events ?? ['*'],
+    options: input.options ?? {},
+    ...(input.authentication ? { authentication: input.authentication } : {}),
+  };
+  const version = input.typeVersion ?? 1;
   const ctx = {
     getRequestObject: () => ({
       rawBody: input.rawBody,
@@ -88,8 +96,10 @@ async function call(
     getResponseObject: () => response,
     getCredentials: async (name: string) => {
       credentialNames.push(name);
-      return { signingSecret: input.secret ?? SECRET };
+      const secret = input.secret ?? SECRET;
+      return version >= 3 ? { apiKey: 'pak_x', webhookSigningSecret: secret } : { signingSecret: secret };
     },
+    getNode: () => ({ name: 'Marketplace Trigger', typeVersion: version }),
     getNodeParameter: (name: string, fallback?: unknown) => (name in params ? params[name] : fallback),
     helpers: {
       returnJsonArray: (items: IDataObject[]) => items.map((json) => ({ json })),
@@ -128,6 +138,36 @@ describe('MarketplaceTrigger webhook: signature and replay window', () => {
       created_at: '2026-11-23T07:00:00.000Z',
       data: { purchase_id: 'p_1', seller_id: 1001, line_items: [{ product_id: 7, slug: 'demo-tee' }] },
     });
+  });
+
+  it('version 3 verifies with the Webhook Signing Secret of its one (API key or OAuth2) credential', async () => {
+    const body = envelope('v1:order.new');
+    for (const [authentication, credential] of [
+      ['apiKey', 'marketplaceApi'],
+      ['oAuth2', 'marketplaceOAuth2Api'],
+    ] as const) {
+      const ok = await call({
+        rawBody: Buffer.from(body),
+        headers: signed(body),
+        typeVersion: 3,
+        authentication,
+      });
+      expect(ok.credentialNames).toEqual([credential]);
+      expect(ok.result.workflowData).toHaveLength(1);
+    }
+    const other = await call({
+      rawBody: Buffer.from(body),
+      headers: signed(body, 'whsec_another_secret_0000'),
+      typeVersion: 3,
+    });
+    expectRefused(other);
+  });
+
+  it('version 3 with a credential that has no signing secret refuses every delivery (401)', async () => {
+    const body = envelope('v1:order.new');
+    expectRefused(
+      await call({ rawBody: Buffer.from(body), headers: signed(body), typeVersion: 3, secret: '' }),
+    );
   });
 
   it.each(WEBHOOK_EVENT_TYPES)('accepts a signed %s delivery with "Any Event"', async (eventType) => {
@@ -278,7 +318,7 @@ describe('MarketplaceTrigger webhook: event filter and payload', () => {
 describe('MarketplaceTrigger description and credential', () => {
   const node = new MarketplaceTrigger();
 
-  it('is a POST webhook trigger using the webhook-secret credential', () => {
+  it('is a POST webhook trigger; versions 1 and 2 use the webhook-secret credential', () => {
     const d = node.description;
     expect(d.name).toBe('marketplaceTrigger');
     expect(d.group).toEqual(['trigger']);
@@ -291,12 +331,25 @@ describe('MarketplaceTrigger description and credential', () => {
         path: 'webhook',
       }),
     ]);
-    // The secret always; an API credential only to register the URL (version 2, test/trigger-register).
+    // Versions 1 and 2: the separate secret; the API credentials by Authentication (shown per version
+    // in test/trigger-register).
     expect(d.credentials![0]).toEqual(
-      expect.objectContaining({ name: new MarketplaceWebhookApi().name, required: true }),
+      expect.objectContaining({
+        name: new MarketplaceWebhookApi().name,
+        required: true,
+        displayOptions: { show: { '@version': [1, 2] } },
+      }),
     );
-    expect(d.credentials!.slice(1).every((c) => c.displayOptions?.show?.registration)).toBe(true);
+    expect(d.credentials!.slice(1).every((c) => c.displayOptions?.show?.authentication)).toBe(true);
     expect(d.properties.find((p) => p.name === 'registrationNotice')?.displayName).toMatch(/Production URL/);
+  });
+
+  it('the canvas subtitle names the events as the Events field does', () => {
+    const expression = /^=\{\{([\s\S]*)\}\}$/.exec(String(node.description.subtitle))![1]!;
+    const subtitle = (events: string[]) =>
+      new Function('$parameter', `return ${expression}`)({ events }) as string;
+    expect(subtitle(['v1:order.new', 'v1:product.like'])).toBe('New Order, Product Liked');
+    expect(subtitle(['*'])).toBe('Any Event');
   });
 
   it('offers exactly the core event types plus "Any Event"', () => {

@@ -628,7 +628,7 @@ async function cancelAtHandOff(
   }
   for (let attempt = 1; ; attempt++) {
     try {
-      const p = await handle.executeUpdate(cancelUpdate);
+      const p = await handle.executeUpdate(cancelUpdate, { args: [{ shopIds: [job.shopId] }] });
       out.acknowledgedAt = Date.now();
       note(`cancel acknowledged (job ${p.state}, run ${p.runs})`);
       return;

@@ -2,6 +2,7 @@
 // resume / cancel it (the one control path: the CLI's `jobs pause|resume|cancel` call these), read its
 // report, mark a listing sold now. Schedules are in schedules.ts; ids and names in contract.ts. Nothing
 // here loads the worker runtime.
+import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError, type Client, type WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import {
@@ -16,6 +17,7 @@ import {
   type SellerAuthState,
 } from './workflows/index.ts';
 import { shopsProblem, sumProgress } from './workflows/multi-shop.ts';
+import { jobShops } from './job-shops.ts';
 import {
   bulkWorkflowId,
   DEFAULT_TASK_QUEUE,
@@ -27,6 +29,7 @@ import {
   saleWorkflowId,
   sellerAuthWorkflowId,
   shopWorkflowId,
+  type JobMessage,
 } from './contract.ts';
 import { jobSearchAttributes, JOB_ATTRIBUTE, OPERATION_ATTRIBUTE } from './search-attributes.ts';
 import type { BulkJobInput, BulkProgress, MultiShopJobInput, SaleInput, SaleResult } from './types.ts';
@@ -48,6 +51,8 @@ export async function startBulkJob(
     ...('shops' in input ? { shops: input.shops } : { shop: input.shop }),
   });
   if (idProblemOf) throw new Error(idProblemOf);
+  // Every start its own id (types.ts BulkJobOptions.startId): a copy of this input cannot run again.
+  input = { ...input, startId: input.startId ?? randomUUID() };
   // An inline feed too large for Temporal's payloads is refused here, before anything starts.
   const feeds = 'shops' in input ? [input.feed, ...input.shops.map((s) => s.feed)] : [input.feed];
   for (const feed of feeds) {
@@ -109,15 +114,46 @@ export async function getProgress(client: Client, jobId: string): Promise<BulkPr
 // Job control is by update: the answer is the job's progress once the workflow has applied it (a many-
 // shop job has passed it on to its running shops). Only a worker applies an update: a caller that must
 // not wait for an absent worker checks for one first (the CLI does).
+// Every message names the job's shops (contract.ts JobMessage): the worker refuses a client key not
+// granted each of them, and a message whose shops are not exactly the job's.
+
+export { jobShops };
+
+/** Who a message is for: the job's shops when the caller knows them, else the job's own answer. */
+export interface JobMessageOptions {
+  shopIds?: string[];
+}
+const message = async (
+  client: Client,
+  jobId: string,
+  opts: JobMessageOptions,
+  reason?: string,
+): Promise<JobMessage> => ({
+  shopIds: opts.shopIds ?? (await jobShops(client, jobId)),
+  ...(reason !== undefined ? { reason } : {}),
+});
 
 /** Pause: the window in flight finishes, then nothing is sent (the shop's slots go back to its lane). */
-export const pauseJob = (client: Client, jobId: string, reason?: string): Promise<BulkProgress> =>
-  handle(client, jobId).executeUpdate(pauseUpdate, { args: [{ reason }] });
-export const resumeJob = (client: Client, jobId: string): Promise<BulkProgress> =>
-  handle(client, jobId).executeUpdate(resumeUpdate);
+export const pauseJob = async (
+  client: Client,
+  jobId: string,
+  reason?: string,
+  opts: JobMessageOptions = {},
+): Promise<BulkProgress> =>
+  handle(client, jobId).executeUpdate(pauseUpdate, { args: [await message(client, jobId, opts, reason)] });
+export const resumeJob = async (
+  client: Client,
+  jobId: string,
+  opts: JobMessageOptions = {},
+): Promise<BulkProgress> =>
+  handle(client, jobId).executeUpdate(resumeUpdate, { args: [await message(client, jobId, opts)] });
 /** Cancel: answered once the window in flight has stopped; every item not sent is reported `cancelled`. */
-export const cancelJob = (client: Client, jobId: string): Promise<BulkProgress> =>
-  handle(client, jobId).executeUpdate(cancelUpdate);
+export const cancelJob = async (
+  client: Client,
+  jobId: string,
+  opts: JobMessageOptions = {},
+): Promise<BulkProgress> =>
+  handle(client, jobId).executeUpdate(cancelUpdate, { args: [await message(client, jobId, opts)] });
 
 /** The job's report, read on any worker through Temporal, and its NDJSON export: report-client.ts. */
 export * from './report-client.ts';

@@ -23,12 +23,13 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Payload, PayloadCodec } from '@temporalio/common';
+import type { Payload, PayloadCodec, SerializationContext } from '@temporalio/common';
 // CommonJS: a default import works both under Node's ESM loader and under jest.
 import proto from '@temporalio/proto';
 import {
   AUTH_ID_FIELD,
   AUTH_MAC_FIELD,
+  AUTH_TO_FIELD,
   parseClientCredential,
   payloadMac,
   WORKER_AUTH_ID,
@@ -77,8 +78,10 @@ export const keyFingerprint = (key: Buffer): string =>
   createHash('sha256').update(key).digest('hex').slice(0, 8);
 
 /** The key for one purpose, derived from a ring key (HKDF-SHA-256). */
-export const deriveKey = (key: Buffer, purpose: 'codec' | 'worker-auth' | 'token-store'): Buffer =>
-  Buffer.from(hkdfSync('sha256', key, HKDF_SALT, purpose, 32));
+export const deriveKey = (
+  key: Buffer,
+  purpose: 'codec' | 'worker-auth' | 'token-store' | 'client-keyring',
+): Buffer => Buffer.from(hkdfSync('sha256', key, HKDF_SALT, purpose, 32));
 
 /** A ring of one key (its id: the fingerprint). */
 export const keyringOf = (key: Buffer): CodecKeyring => {
@@ -244,7 +247,14 @@ export class AesGcmCodec implements PayloadCodec {
     return this.signer.id;
   }
 
-  async encode(payloads: Payload[]): Promise<Payload[]> {
+  /**
+   * Seals and signs, for the workflow the SDK says the payloads are for (`context`: the target of a start,
+   * signal, update or child; the workflow scheduling an activity). None given: written for no workflow,
+   * which every workflow refuses to read from a client, and reads from the worker only where the SDK gives
+   * no context either.
+   */
+  async encode(payloads: Payload[], context?: SerializationContext): Promise<Payload[]> {
+    const to = context?.workflowId ?? '';
     return payloads.map((payload) => {
       // Copies: payloads made in the workflow sandbox may hold arrays or another realm's typed arrays.
       const encoding = Buffer.from(payload.metadata?.encoding ?? []);
@@ -254,7 +264,8 @@ export class AesGcmCodec implements PayloadCodec {
         metadata: {
           ...payload.metadata,
           [AUTH_ID_FIELD]: bytes(this.signer.id),
-          [AUTH_MAC_FIELD]: payloadMac(this.signer.key, this.signer.id, encoding, data),
+          [AUTH_TO_FIELD]: bytes(to),
+          [AUTH_MAC_FIELD]: payloadMac(this.signer.key, this.signer.id, to, encoding, data),
         },
       };
       const iv = randomBytes(IV_BYTES);
@@ -265,20 +276,21 @@ export class AesGcmCodec implements PayloadCodec {
     });
   }
 
-  async decode(payloads: Payload[]): Promise<Payload[]> {
+  async decode(payloads: Payload[], context?: SerializationContext): Promise<Payload[]> {
+    const reader = context?.workflowId;
     return payloads.map((payload) => {
       // With checks on (the worker), hostile bytes must never throw: a throwing codec fails the workflow
       // task over and over. They become a refusal; operator and client codecs still throw, to say why.
-      if (!this.checks) return this.open(payload);
+      if (!this.checks) return this.open(payload, reader);
       try {
-        return this.open(payload);
+        return this.open(payload, reader);
       } catch (e) {
         return this.checks.unreadable(e instanceof Error ? e.message : String(e));
       }
     });
   }
 
-  private open(payload: Payload): Payload {
+  private open(payload: Payload, reader: string | undefined): Payload {
     const encoding = text(payload.metadata?.encoding);
     if (encoding !== ENCODING || !payload.data) return this.checks?.unsealed() ?? payload;
     const id = text(payload.metadata?.[KEY_ID_FIELD]) ?? LEGACY_KEY_ID;
@@ -287,9 +299,15 @@ export class AesGcmCodec implements PayloadCodec {
       const plain = open(key, data);
       if (!plain) continue;
       const inner = temporal.api.common.v1.Payload.decode(plain) as Payload;
-      const { [AUTH_ID_FIELD]: writer, [AUTH_MAC_FIELD]: mac, ...metadata } = inner.metadata ?? {};
+      const {
+        [AUTH_ID_FIELD]: writer,
+        [AUTH_TO_FIELD]: to,
+        [AUTH_MAC_FIELD]: mac,
+        ...metadata
+      } = inner.metadata ?? {};
       const opened: Payload = { ...inner, metadata };
-      return this.checks?.check(opened, text(writer), mac ?? undefined) ?? opened;
+      const signed = { writer: text(writer), to: text(to), mac: mac ?? undefined };
+      return this.checks?.check(opened, signed, reader) ?? opened;
     }
     throw new Error(
       `a payload sealed with codec key id "${id}" could not be opened: the key under that id is not ` +

@@ -110,6 +110,32 @@ export const jobRetentionScheduleId = (taskQueue: string) => `job-retention:${ta
 /** Its runs' workflow id prefix (Temporal appends the time). */
 export const jobRetentionWorkflowId = (taskQueue: string) => `job-retention:${taskQueue}`;
 
+/** A client's check of one shop on the worker (`suffix`: the caller's random part, a run per check). */
+export const shopCheckWorkflowId = (shopId: string, suffix: string) => `shop-check:${shopId}:${suffix}`;
+
+/** The workflows only the worker addresses: a client's payload for one is refused (payload-checks.ts). */
+const INTERNAL_WORKFLOW_PREFIXES = ['lane:', 'app-budget:', 'shop-directory:', 'job-retention:'] as const;
+/** Workflows whose id names the shop (or seller) they act for, right after the prefix. */
+const SHOP_WORKFLOW_PREFIXES = ['sale:', 'delist:', 'offers:', 'shop-check:'] as const;
+const SELLER_WORKFLOW_PREFIX = 'auth:';
+
+/**
+ * Who may address a workflow, told by its id alone: only the worker (`internal`), a client granted the
+ * shop or seller the id names, or — for ids that name none (`bulk:<jobId>`, reports, schedules' runs) —
+ * undefined: what the payload names decides. Kept beside the id functions above, which it must match
+ * (test/contract.test.ts checks each id function against it).
+ */
+export function workflowIdScope(
+  workflowId: string,
+): { internal: true } | { shops: string[] } | { sellers: string[] } | undefined {
+  if (INTERNAL_WORKFLOW_PREFIXES.some((p) => workflowId.startsWith(p))) return { internal: true };
+  const shopPrefix = SHOP_WORKFLOW_PREFIXES.find((p) => workflowId.startsWith(p));
+  if (shopPrefix) return { shops: [workflowId.slice(shopPrefix.length).split(':')[0]!] };
+  if (workflowId.startsWith(SELLER_WORKFLOW_PREFIX))
+    return { sellers: [workflowId.slice(SELLER_WORKFLOW_PREFIX.length)] };
+  return undefined;
+}
+
 // --- Workflow type names (the exported workflow functions' names) ---
 
 export const WORKFLOW_TYPES = {
@@ -126,6 +152,7 @@ export const WORKFLOW_TYPES = {
   likerOffers: 'likerOffersWorkflow',
   jobRetention: 'jobRetentionWorkflow',
   jobReport: 'jobReportWorkflow',
+  shopCheck: 'shopCheckWorkflow',
 } as const;
 
 /**
@@ -155,7 +182,60 @@ export const JOB_MESSAGES = {
   cancelUpdate: 'cancelJob',
   /** A many-shop job's child reports its end to the parent. */
   shopDoneSignal: 'shopDone',
+  /** The job's shops (a sender names them in every JobMessage: client.ts `jobShops`). */
+  shopsQuery: 'jobShops',
 } as const;
+
+// --- Messages to a bulk job (issue 22) ---
+// A bulk job's workflow id (`bulk:<jobId>`) names no shop, so the codec could not tell whose job a pause,
+// resume or cancel reaches: every such message names the job's shops, the codec refuses a client key not
+// granted one of them (`shopIds` is one of `namedShops`' fields), and the job refuses a message whose
+// shops are not exactly its own (workflows/job-messages.ts).
+
+/** What a client sends with a bulk job's pause / resume / cancel (signal or update). */
+export interface JobMessage {
+  /** Every shop of the job (a one-shop job: its one shop), in any order. */
+  shopIds: string[];
+  /** Pause only: shown in the job's status. */
+  reason?: string;
+}
+
+/**
+ * The patch marker of the check in the bulk workflows (and of the many-shop parent naming its child's
+ * shop): a message naming no shop in a history recorded before it (0.4) replays as accepted.
+ */
+export const JOB_MESSAGES_PATCH = 'job-messages-name-shops';
+
+/** `[a, b]` for messages; a long list shortened (a many-shop job may have hundreds of shops). */
+export const shopList = (shops: readonly string[]): string =>
+  `[${shops.length > 20 ? `${shops.slice(0, 20).join(', ')}, … (${shops.length} shops)` : shops.join(', ')}]`;
+
+/**
+ * Why a message to job `jobId` (whose shops are `jobShops`) is refused, or undefined: it must name
+ * exactly the job's shops (`shopIds`); with `strict` false (a history from before JOB_MESSAGES_PATCH),
+ * a message naming none passes. Also the report's check (activities/job-report.ts).
+ */
+export function jobMessageProblem(
+  message: unknown,
+  jobId: string,
+  jobShops: readonly string[],
+  strict = true,
+): string | undefined {
+  const named =
+    message !== null && typeof message === 'object' && !Array.isArray(message)
+      ? (message as { shopIds?: unknown }).shopIds
+      : undefined;
+  if (named === undefined)
+    return strict
+      ? `this message names no shop; job ${jobId} is for shops ${shopList(jobShops)}: name them (shopIds)`
+      : undefined;
+  if (!Array.isArray(named) || named.some((s) => typeof s !== 'string'))
+    return `this message's shopIds is not a list of shop ids; job ${jobId} is for shops ${shopList(jobShops)}`;
+  const mine = new Set(jobShops);
+  const theirs = new Set(named as string[]);
+  if (theirs.size === mine.size && [...theirs].every((s) => mine.has(s))) return undefined;
+  return `this message names shops ${shopList([...theirs])}; job ${jobId} is for shops ${shopList(jobShops)}`;
+}
 
 /** Shop lanes (shop-lane.ts). */
 export const LANE_MESSAGES = { acquireUpdate: 'acquire', capUpdate: 'cap', ringQuery: 'ring' } as const;
@@ -266,12 +346,44 @@ export const JOB_REPORT_PAGE_MAX_LINES = 10_000;
  */
 export const JOB_REPORT_TIMEOUT = '30s';
 
+/**
+ * The failure type of a report read refused because the shops it names are not the job's recorded shops
+ * (non-retryable; activities/job-report.ts).
+ */
+export const REPORT_REFUSED = 'ReportRefused';
+
 /** One line of a report: a many-shop job's lines name their shop. */
 export type ReportLine = ItemResult & { shopId?: string };
+
+/**
+ * A client host's question to the worker before a job (the worker holds the shops' keys, the client
+ * none): which credential the worker has for the shop, and — unless `call` is false — whether the API
+ * accepts it (one GET /api/v1/shop/).
+ */
+export interface ShopCheckInput {
+  shopId: string;
+  call?: boolean;
+}
+export type ShopCheckResult =
+  | { shopId: string; ok: true; auth: 'api_key' | 'oauth'; called: boolean }
+  | {
+      shopId: string;
+      ok: false;
+      /** unknown_shop: no key nor seller tokens; credential_rejected: 401; credential_check_failed: another
+       * answer; api_unreachable: no answer. */
+      code: 'unknown_shop' | 'credential_rejected' | 'credential_check_failed' | 'api_unreachable';
+      message: string;
+      auth?: 'api_key' | 'oauth';
+    };
 
 export interface JobReportInput {
   /** The id users know the job by (a many-shop job's: its shops' lines, each with `shopId`). */
   jobId: string;
+  /**
+   * Every shop of the job (the codec checks the reader's key is granted each): the worker refuses to
+   * read a job whose recorded shops are not all named (client.ts `jobShops` finds them).
+   */
+  shopIds: string[];
   /** The previous page's `nextCursor`; absent: the first page. */
   cursor?: string;
   /** Lines per page at most (capped at JOB_REPORT_PAGE_MAX_LINES). */
@@ -316,7 +428,15 @@ export interface JobReportPage {
 /** The field of the value a refused payload decodes to: `{ [REFUSED_FIELD]: { code, message } }`. */
 export const REFUSED_FIELD = '$sellingKitRefused';
 export type RefusalCode =
-  'unsealed_input' | 'unauthenticated_input' | 'unreadable_input' | 'client_key_retired' | 'shop_not_granted';
+  | 'unsealed_input'
+  | 'unauthenticated_input'
+  | 'unreadable_input'
+  | 'client_key_retired'
+  | 'shop_not_granted'
+  /** A payload written for one workflow, read by another (copied out of a history). */
+  | 'misaddressed_input'
+  /** A client addressing a workflow only the worker may (a lane, the app budget, the shop directory). */
+  | 'internal_workflow';
 export interface Refusal {
   code: RefusalCode;
   message: string;

@@ -11,6 +11,8 @@ export * from './codec.ts';
 export * from './codec-server.ts';
 export * from './auth/payload-auth.ts';
 export * from './auth/client-keys.ts';
+export * from './auth/client-keyring.ts';
+export { KEYRING_REFRESH_MS } from './auth/client-keys-watch.ts';
 export * from './auth/payload-checks.ts';
 export * from './auth/token-store-key.ts';
 export * from './auth/worker-auth.ts';
@@ -36,6 +38,7 @@ export {
 } from './workflows/index.ts';
 export type { ShopDirectory } from './workflows/index.ts';
 export { listWorkerShops } from './shop-directory.ts';
+export * from './shop-check-client.ts';
 // What the CLI checks before it starts a job, with the worker's reader and rules.
 export { checkFeed as checkFeedFile } from './activities/feed.ts';
 export { printable, redactSource } from './activities/feed-source.ts';

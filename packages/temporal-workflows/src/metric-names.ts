@@ -29,10 +29,45 @@ export const VERIFICATION_ROUNDS_METRIC = {
   description: 'Verification rounds of creates in doubt (GET by SKU), by result (found, none)',
 } as const;
 
+export const JOB_PAUSES_METRIC = {
+  name: 'selling_kit_job_pauses',
+  description:
+    'Bulk jobs that paused, by cause (request, reauthorize, api: server errors or unreachable, infra: its own infrastructure)',
+} as const;
+
 export const REFRESHES_METRIC = {
   name: 'selling_kit_token_refreshes',
   description: 'OAuth token rotations by a worker, by result (rotated, settled, reauthorize)',
 } as const;
 
 /** Item outcomes as the items counter tags them. */
-export type ItemOutcome = 'ok' | 'failed' | 'invalid' | 'cancelled';
+export const ITEM_OUTCOMES = ['ok', 'failed', 'invalid', 'cancelled'] as const;
+export type ItemOutcome = (typeof ITEM_OUTCOMES)[number];
+
+/** Status classes the requests counter tags (429 apart from other 4xx: the gateway's rate limit). */
+export const STATUS_CLASSES = ['2xx', '4xx', '429', '5xx', 'network'] as const;
+
+/** Results the token-refresh counter tags (`reauthorize`: the seller must connect again). */
+export const REFRESH_RESULTS = ['rotated', 'settled', 'reauthorize'] as const;
+export type RefreshResult = (typeof REFRESH_RESULTS)[number];
+
+/** Causes the job-pauses counter tags. */
+export const PAUSE_CAUSES = ['request', 'reauthorize', 'api', 'infra'] as const;
+export type PauseCause = (typeof PAUSE_CAUSES)[number];
+
+/** Results the verification counter tags (`found`: a create in doubt had been made after all). */
+export const VERIFICATION_RESULTS = ['found', 'none'] as const;
+
+/**
+ * Every counter of the kit: each exists at 0 from a worker's start (metrics.ts `zeroKitCounters`), so an
+ * alert rule (deploy/prometheus/alerts.yml) never sees "no data". The pacing-wait histogram is not a
+ * counter: it has no series until a job waits.
+ */
+export const KIT_COUNTERS = [
+  ITEMS_METRIC,
+  REQUESTS_METRIC,
+  RATE_LIMITED_METRIC,
+  VERIFICATION_ROUNDS_METRIC,
+  REFRESHES_METRIC,
+  JOB_PAUSES_METRIC,
+] as const;

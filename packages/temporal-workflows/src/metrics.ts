@@ -4,18 +4,28 @@
 // --metrics-address`). The runtime is process-wide, so it is installed once, before any connection.
 import { Runtime, type RuntimeOptions } from '@temporalio/worker';
 import type { MetricMeter } from '@temporalio/common';
-import { OPERATIONS_BY_ID, type Logger, type LogEvent } from '@selling-kit/api-client';
+import { OPERATIONS_BY_ID, RATE_LIMITS, type Logger, type LogEvent } from '@selling-kit/api-client';
+import { BULK_OPERATIONS, WORKFLOW_TYPES } from './contract.ts';
+import { METRICS_ADDRESS_ENV } from './health.ts';
 import {
+  ITEM_OUTCOMES,
+  ITEMS_METRIC,
+  JOB_PAUSES_METRIC,
+  PAUSE_CAUSES,
   RATE_LIMITED_METRIC,
+  REFRESH_RESULTS,
   REFRESHES_METRIC,
   REQUESTS_METRIC,
+  STATUS_CLASSES,
+  VERIFICATION_RESULTS,
   VERIFICATION_ROUNDS_METRIC,
+  type RefreshResult,
 } from './metric-names.ts';
 
 export * from './metric-names.ts';
 
-/** Where the worker serves `/metrics` when this variable is set (host:port). */
-export const METRICS_ADDRESS_ENV = 'SELLING_KIT_METRICS_ADDRESS';
+/** Where the worker serves `/metrics` when this variable is set (host:port): defined beside the health listener. */
+export { METRICS_ADDRESS_ENV };
 
 /** The runtime's telemetry options for a Prometheus endpoint on `bindAddress` (host:port; `/metrics`). */
 export function metricsTelemetry(bindAddress: string): RuntimeOptions['telemetryOptions'] {
@@ -70,14 +80,38 @@ export function requestMetricsLogger(meter: () => MetricMeter = workerMeter, nex
 }
 
 /** Counts one token rotation attempt by its result. */
-export function countRefresh(
-  result: 'rotated' | 'settled' | 'reauthorize',
-  meter: () => MetricMeter = workerMeter,
-): void {
+export function countRefresh(result: RefreshResult, meter: () => MetricMeter = workerMeter): void {
   counter(meter(), REFRESHES_METRIC).add(1, { result });
 }
 
 /** Counts one verification round of creates in doubt. */
 export function countVerification(found: number, meter: () => MetricMeter = workerMeter): void {
   counter(meter(), VERIFICATION_ROUNDS_METRIC).add(1, { result: found > 0 ? 'found' : 'none' });
+}
+
+/** Rate groups as the request counters tag them (`none`: a request outside the table, e.g. OAuth's). */
+const RATE_GROUP_LABELS = [...Object.keys(RATE_LIMITS), 'none'];
+
+/**
+ * Adds 0 to every label set of every kit counter (metric-names.ts KIT_COUNTERS), so each exists from the
+ * worker's start: a rule on `rate(…)` or `increase(…)` sees 0, not "no data", and the first pause or 429
+ * is an increase of an existing series (a series born at 1 would not count in `increase`). The items and
+ * pauses counters are counted by the bulk job's workflow code, whose series the SDK labels with the
+ * worker's namespace and task queue and the workflow type: their zero series carry the same labels.
+ */
+export function zeroKitCounters(
+  worker: { namespace: string; taskQueue: string },
+  meter: MetricMeter = workerMeter(),
+): void {
+  const jobs = meter.withTags({ ...worker, workflowType: WORKFLOW_TYPES.bulkListing });
+  for (const operation of Object.values(BULK_OPERATIONS)) {
+    for (const outcome of ITEM_OUTCOMES) counter(jobs, ITEMS_METRIC).add(0, { operation, outcome });
+    for (const cause of PAUSE_CAUSES) counter(jobs, JOB_PAUSES_METRIC).add(0, { operation, cause });
+  }
+  for (const group of RATE_GROUP_LABELS) {
+    for (const status of STATUS_CLASSES) counter(meter, REQUESTS_METRIC).add(0, { group, status });
+    counter(meter, RATE_LIMITED_METRIC).add(0, { group });
+  }
+  for (const result of VERIFICATION_RESULTS) counter(meter, VERIFICATION_ROUNDS_METRIC).add(0, { result });
+  for (const result of REFRESH_RESULTS) counter(meter, REFRESHES_METRIC).add(0, { result });
 }

@@ -8,8 +8,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { TimeoutFailure, WorkflowFailedError, type Client } from '@temporalio/client';
-import type { Duration } from '@temporalio/common';
+import { TimeoutFailure, WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { ApplicationFailure, type Duration } from '@temporalio/common';
+import { msToNumber } from '@temporalio/common/lib/time.js';
 import {
   DEFAULT_TASK_QUEUE,
   JOB_REPORT_TIMEOUT,
@@ -20,6 +21,9 @@ import {
   type ReportLine,
 } from './contract.ts';
 import { jobReportWorkflow } from './workflows/index.ts';
+import { jobShops } from './job-shops.ts';
+import { REPORT_REFUSED } from './contract.ts';
+import { INPUT_REFUSED } from './workflows/refuse.ts';
 import type { ItemResult } from './types.ts';
 import { PRIVATE_DIR, PRIVATE_FILE } from './stores/job-store-local.ts';
 
@@ -31,12 +35,21 @@ export interface ReadReportOptions {
   /** Smaller pages than the contract's limits (tests; a caller short of memory). */
   maxBytes?: number;
   limit?: number;
+  /**
+   * Every shop of the job (the worker reads a job only for a reader naming its shops). Absent: the job
+   * answers them (`jobShops`): a job gone from Temporal needs them named.
+   */
+  shopIds?: string[];
 }
 
-/** Why a report could not be read: no such job in the store, no worker answered, or the read failed. */
+/**
+ * Why a report could not be read: no such job in the store (or, its shops not named, in Temporal), no
+ * worker answered, the worker refused the reader (`refused`: its shops are not the job's, or its key is
+ * not granted them), or the read failed.
+ */
 export class JobReportError extends Error {
-  readonly reason: 'not_found' | 'no_worker' | 'failed';
-  constructor(message: string, reason: 'not_found' | 'no_worker' | 'failed') {
+  readonly reason: 'not_found' | 'no_worker' | 'refused' | 'failed';
+  constructor(message: string, reason: JobReportError['reason']) {
     super(message);
     this.name = 'JobReportError';
     this.reason = reason;
@@ -73,7 +86,44 @@ async function readPage(
         `no selling-kit worker on task queue ${taskQueue} read job ${input.jobId}'s report within ${String(timeout)}: start one with \`selling-kit worker\``,
         'no_worker',
       );
-    throw new JobReportError(`job ${input.jobId}'s report could not be read: ${innermost(e)}`, 'failed');
+    // Refused by the worker: the shops named are not the job's (the activity), or the reader's key is
+    // not granted them (the codec: the run fails at once, InputRefused).
+    const refused = [REPORT_REFUSED, INPUT_REFUSED].includes(failureType(e) ?? '');
+    throw new JobReportError(
+      `job ${input.jobId}'s report could not be read: ${innermost(e)}`,
+      refused ? 'refused' : 'failed',
+    );
+  }
+}
+
+/** The type of the innermost application failure of a chain. */
+function failureType(e: Error): string | undefined {
+  let type: string | undefined;
+  for (let c: unknown = e; c instanceof Error; c = c.cause)
+    if (c instanceof ApplicationFailure) type = c.type ?? type;
+  return type;
+}
+
+/** The shops a read names: the caller's, or the job's own answer (within the read's timeout). */
+async function shopsOf(client: Client, jobId: string, opts: ReadReportOptions): Promise<string[]> {
+  if (opts.shopIds) return opts.shopIds;
+  const taskQueue = opts.taskQueue ?? DEFAULT_TASK_QUEUE;
+  const timeout = opts.timeout ?? JOB_REPORT_TIMEOUT;
+  const deadline = Date.now() + msToNumber(timeout);
+  try {
+    return await client.withDeadline(deadline, () => jobShops(client, jobId));
+  } catch (e) {
+    if (e instanceof WorkflowNotFoundError)
+      throw new JobReportError(
+        `no job "${jobId}" in Temporal (an unknown id, or one Temporal no longer holds): name its shops (the CLI's --shops) to read its report from the job store`,
+        'not_found',
+      );
+    if (Date.now() >= deadline)
+      throw new JobReportError(
+        `no selling-kit worker on task queue ${taskQueue} answered for job ${jobId} within ${String(timeout)}: start one with \`selling-kit worker\``,
+        'no_worker',
+      );
+    throw e;
   }
 }
 
@@ -93,9 +143,14 @@ export async function* readReportPages(
   jobId: string,
   opts: ReadReportOptions = {},
 ): AsyncGenerator<JobReportPage> {
+  const shopIds = await shopsOf(client, jobId, opts);
   let cursor: string | undefined;
   do {
-    const page = await readPage(client, { jobId, cursor, maxBytes: opts.maxBytes, limit: opts.limit }, opts);
+    const page = await readPage(
+      client,
+      { jobId, shopIds, cursor, maxBytes: opts.maxBytes, limit: opts.limit },
+      opts,
+    );
     yield page;
     cursor = page.nextCursor;
   } while (cursor !== undefined);
@@ -116,11 +171,12 @@ export async function readReport(
 }
 
 /** The job's records with their lines counted by status, no lines (`found: false` for an unknown job). */
-export const readReportSummary = (
+export const readReportSummary = async (
   client: Client,
   jobId: string,
   opts: Omit<ReadReportOptions, 'maxBytes' | 'limit'> = {},
-): Promise<JobReportPage> => readPage(client, { jobId, summaryOnly: true }, opts);
+): Promise<JobReportPage> =>
+  readPage(client, { jobId, shopIds: await shopsOf(client, jobId, opts), summaryOnly: true }, opts);
 
 export type ReportCounts = Record<ItemResult['status'], number>;
 export const emptyReportCounts = (): ReportCounts => ({

@@ -81,12 +81,13 @@ export async function createFeedSyncSchedule(
 ) {
   const workflowId = feedSyncWorkflowId(scheduleId);
   const typedSearchAttributes = jobSearchAttributes(job.shop.shopId, workflowId, job.operation);
-  return createWorkflowSchedule(
-    client,
-    scheduleId,
-    timing,
-    { workflowType: bulkListingWorkflow, args: [job], taskQueue, workflowId, typedSearchAttributes },
-  );
+  return createWorkflowSchedule(client, scheduleId, timing, {
+    workflowType: bulkListingWorkflow,
+    args: [job],
+    taskQueue,
+    workflowId,
+    typedSearchAttributes,
+  });
 }
 
 export async function createOrdersReconciliationSchedule(
@@ -98,12 +99,13 @@ export async function createOrdersReconciliationSchedule(
 ) {
   const workflowId = reconcileWorkflowId(scheduleId);
   const typedSearchAttributes = jobSearchAttributes(input.shop.shopId, workflowId, RECONCILE_OPERATION);
-  return createWorkflowSchedule(
-    client,
-    scheduleId,
-    timing,
-    { workflowType: reconcileOrdersWorkflow, args: [input], taskQueue, workflowId, typedSearchAttributes },
-  );
+  return createWorkflowSchedule(client, scheduleId, timing, {
+    workflowType: reconcileOrdersWorkflow,
+    args: [input],
+    taskQueue,
+    workflowId,
+    typedSearchAttributes,
+  });
 }
 
 /** How often the job-data retention runs unless told otherwise. */
@@ -130,9 +132,7 @@ export async function ensureJobRetentionSchedule(
     workflowId: jobRetentionWorkflowId(taskQueue),
   };
   try {
-    // No memo: `selling-kit schedules list` of any deployment sharing the namespace (other codec keys)
-    // decodes every schedule's memo, and one it cannot decode fails the whole list.
-    await createWorkflowSchedule(client, scheduleId, { every }, action, undefined);
+    await createWorkflowSchedule(client, scheduleId, { every }, action);
     return { scheduleId, created: true };
   } catch (error) {
     if (!(error instanceof ScheduleAlreadyRunning)) throw error;

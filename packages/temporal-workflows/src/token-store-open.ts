@@ -11,7 +11,7 @@ export const isDatabaseUrl = (location: string): boolean => /^postgres(?:ql)?:\/
 export function openTokenStore(
   location: string,
   key: Buffer | readonly Buffer[],
-): TokenStore & { close?(): Promise<void> } {
+): TokenStore & { close?(): Promise<void>; probe(): Promise<void> } {
   return isDatabaseUrl(location)
     ? createPgTokenStore(location.trim(), key)
     : createFileTokenStore(location, key);

@@ -9,6 +9,8 @@
 //   ref does not open.
 // The table is created on first use (under an advisory lock, so workers starting together do not race).
 // Chosen by SELLING_KIT_TOKEN_STORE=postgres://… (token-store-open.ts).
+import { probeWrite } from './stores/pg-transaction.ts';
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { SellerTokens, TokenStore } from './activities/index.ts';
 import { sealTokens, tokenKeys, unsealTokens } from './token-store.ts';
@@ -26,6 +28,8 @@ export interface PgTokenStore extends TokenStore {
   get(ref: string): Promise<SellerTokens | undefined>;
   set(ref: string, tokens: SellerTokens, expectedVersion?: number): Promise<boolean>;
   refs(): Promise<string[]>;
+  /** Proves the store usable: a row written and rolled back (connection, password, table, INSERT right). */
+  probe(): Promise<void>;
   /** Closes the pool (the worker's shutdown). */
   close(): Promise<void>;
 }
@@ -143,6 +147,15 @@ export function createPgTokenStore(
     async refs() {
       const { rows } = await query(`SELECT ref FROM ${table} ORDER BY ref`, []);
       return rows.map((r: { ref: string }) => r.ref);
+    },
+    async probe() {
+      await ensureTable();
+      await probeWrite(pool, named, (c) =>
+        c.query(`INSERT INTO ${table} (ref, version, sealed) VALUES ($1, 1, $2)`, [
+          `selling-kit-probe:${randomUUID()}`,
+          Buffer.alloc(1),
+        ]),
+      );
     },
     close: () => pool.end(),
   };

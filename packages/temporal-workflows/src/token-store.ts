@@ -132,7 +132,7 @@ export async function lockFile(lockPath: string, what = 'the token store'): Prom
 export function createFileTokenStore(
   path: string,
   key: Buffer | readonly Buffer[],
-): TokenStore & { refs(): string[] } {
+): TokenStore & { refs(): string[]; probe(): Promise<void> } {
   const keys = tokenKeys(key);
   let cache: { iv: Buffer; tokens: Sealed } | undefined;
 
@@ -166,6 +166,17 @@ export function createFileTokenStore(
       return t && { ...t };
     },
     refs: () => Object.keys(current()),
+    // The file opens with the key (when there is one yet), and its folder takes a new file.
+    async probe() {
+      current();
+      await mkdir(dirname(path), { recursive: true });
+      const tmp = `${path}.${randomBytes(6).toString('hex')}.probe`;
+      try {
+        await writeFile(tmp, 'probe', { flag: 'wx', mode: 0o600 });
+      } finally {
+        await rm(tmp, { force: true });
+      }
+    },
     async set(ref, tokens, expectedVersion) {
       await mkdir(dirname(path), { recursive: true });
       const release = await lockFile(`${path}.lock`);

@@ -52,6 +52,12 @@ export interface ShopRef {
 }
 
 export interface BulkJobOptions {
+  /**
+   * A random id its client gives each start (startBulkJob, n8n's Bulk Job node add one): the job store
+   * records which run it started, so the same signed input started again — a copy read from history —
+   * is refused (`InputReplayed`). Schedules give none (every run of theirs has the same input).
+   */
+  startId?: string;
   /** The shop's allowance for the operation's rate group (default: the spec's; see DEFAULT_ALLOWANCES). */
   allowance?: Allowance;
   /**

@@ -97,15 +97,10 @@ export async function createSalesReconciliationSchedule(
   timing: ScheduleTiming = { every: '1h' },
   taskQueue = DEFAULT_TASK_QUEUE,
 ) {
-  return createWorkflowSchedule(
-    client,
-    scheduleId,
-    timing,
-    {
-      workflowType: reconcileSalesWorkflow,
-      args: [input],
-      taskQueue,
-      workflowId: reconcileSalesWorkflowId(scheduleId),
-    },
-  );
+  return createWorkflowSchedule(client, scheduleId, timing, {
+    workflowType: reconcileSalesWorkflow,
+    args: [input],
+    taskQueue,
+    workflowId: reconcileSalesWorkflowId(scheduleId),
+  });
 }

@@ -21,6 +21,9 @@ export type { FeedPolicy } from './activities/feed-policy.ts';
 
 type TuningKey = keyof typeof TUNING_ENV;
 
+/** The token store of connected sellers: a sealed file or a postgres:// URL (token-store-open.ts). */
+export const TOKEN_STORE_ENV = 'SELLING_KIT_TOKEN_STORE';
+
 /** Settings given on a command line instead: each with the flag's name, for messages that name it. */
 export interface WorkerFlags {
   tuning?: Partial<Record<TuningKey, { value: string | undefined; name: string }>>;
@@ -75,7 +78,7 @@ export function workerEnvironment(
   return {
     taskQueue: env.SELLING_KIT_TASK_QUEUE || undefined,
     credentialsFile: env.SELLING_KIT_CREDENTIALS || undefined,
-    tokenStore: env.SELLING_KIT_TOKEN_STORE || undefined,
+    tokenStore: env[TOKEN_STORE_ENV] || undefined,
     jobStore: env[JOB_STORE_ENV]?.trim() || undefined,
     codec: codecEnabled(env.SELLING_KIT_CODEC),
     keyFile: env.SELLING_KIT_KEY_FILE || join(homedir(), '.selling-kit', 'codec.key'),

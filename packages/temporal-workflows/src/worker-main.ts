@@ -20,7 +20,7 @@
 //                             `selling-kit worker`): clients must use the same key
 //   SELLING_KIT_CODEC_KEY     the keyring, `id:base64,…` (first seals) or one base64 key (32 bytes), see codec.ts
 //   SELLING_KIT_CLIENT_KEYS   the client keyring (`selling-kit keys issue`), default client-keys.json beside the
-//                             key file; re-read when it changes. Only clients holding a key of it start work
+//                             key file, or a postgres:// URL (unset: a postgres:// job store's), auth/client-keyring.ts
 //   SELLING_KIT_CLIENT_AUTH   "on" (default): unsigned payloads are refused; "migrate": sealed 0.4 payloads pass
 //   SELLING_KIT_TOKEN_STORE_KEY  the token store's own key (base64 of 32 bytes), else
 //   SELLING_KIT_TOKEN_STORE_KEY_FILE (default token-store.key beside the key file); needed with a token store
@@ -31,7 +31,9 @@
 //   SELLING_KIT_SHUTDOWN_GRACE_TIME        after SIGTERM, in-flight activities get this long (default 10s),
 //                                          see worker-tuning.ts
 //   (SELLING_KIT_TOKEN_STORE may also be a postgres:// URL: the store shared by hosts, token-store-pg.ts)
-//   SELLING_KIT_METRICS_ADDRESS            host:port of a Prometheus endpoint (`/metrics`); off when unset
+//   SELLING_KIT_METRICS_ADDRESS            host:port of a Prometheus endpoint (`/metrics`), also serving
+//                                          /healthz and /readyz (health.ts); off when unset
+//   SELLING_KIT_HEALTH_ADDRESS             host:port of /healthz and /readyz when metrics are off
 //   SELLING_KIT_TRACING                    `otlp`: OpenTelemetry spans to OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT
 //   SELLING_KIT_FEED_ROOTS    folders (`:`-separated) job feed paths and SKU maps may be in; unset: path feeds
 //                             are refused (n8n jobs send inline feeds). Symlinks are resolved first
@@ -41,7 +43,7 @@
 //   SELLING_KIT_FEED_LOOPBACK_HTTP         `1`: plain http to loopback too (local test/dev workers only)
 import { createWorker, stopOnSignals } from './worker.ts';
 import { DEFAULT_TASK_QUEUE } from './contract.ts';
-import { watchedCredentialsFile, workerEnvironment } from './worker-env.ts';
+import { TOKEN_STORE_ENV, watchedCredentialsFile, workerEnvironment } from './worker-env.ts';
 import {
   connectOptions,
   ConnectionConfigError,
@@ -61,7 +63,18 @@ import { openTokenStore } from './token-store-open.ts';
 import { JOB_RETENTION_ENV, jobRetentionDays, openJobStore } from './stores/open-job-store.ts';
 import { TuningError, type WorkerTuning } from './worker-tuning.ts';
 import { describeFeedPolicy, FeedPolicyError, type FeedPolicy } from './activities/feed-policy.ts';
-import { installMetrics } from './metrics.ts';
+import { installMetrics, zeroKitCounters } from './metrics.ts';
+import {
+  freeLoopbackPort,
+  healthAddress,
+  parseHostPort,
+  publicMessage,
+  startHealthServer,
+} from './health.ts';
+import { workerChecks, workerLiveness, type WorkerHealthDeps } from './health-checks.ts';
+import { isDatabaseUrl } from './token-store-open.ts';
+import { redactDatabaseUrl } from './token-store-pg.ts';
+import { JOB_STORE_ENV } from './stores/job-store.ts';
 import { tracingFromEnv } from './tracing.ts';
 import type { CredentialStore, ShopNames } from './activities/index.ts';
 
@@ -138,17 +151,39 @@ try {
 } catch (e) {
   fail(`SELLING_KIT_CREDENTIALS: ${(e as Error).message}`);
 }
-// Before the first connection: the runtime (and its exporter) is the process's.
+// Before the first connection: the runtime (and its exporter) is the process's. The exporter listens on a
+// loopback port of its own; the health listener (health.ts) serves /metrics from it on the metrics
+// address, beside /healthz and /readyz. Every kit counter exists at 0 from now on.
 const metricsAddress = settings.metricsAddress;
-if (metricsAddress) {
+const listener = healthAddress(env, metricsAddress);
+let metricsUpstream: string | undefined;
+try {
+  if (listener) parseHostPort(listener.address, listener.variable);
+  if (metricsAddress) {
+    const exporter = `127.0.0.1:${await freeLoopbackPort()}`;
+    installMetrics(exporter);
+    metricsUpstream = `http://${exporter}/metrics`;
+    zeroKitCounters({ namespace: temporal.namespace, taskQueue: settings.taskQueue ?? DEFAULT_TASK_QUEUE });
+  }
+} catch (e) {
+  fail((e as Error).message);
+}
+// A file (one host) or a postgres:// URL (several hosts): token-store-open.ts. Proved usable now (a
+// wrong URL, password or key stops the worker here, naming the setting, not at the first OAuth seller).
+const tokenStoreWhere = (location: string) =>
+  isDatabaseUrl(location) ? redactDatabaseUrl(location.trim()) : location;
+let tokens: ReturnType<typeof openTokenStore> | undefined;
+if (settings.tokenStore) {
   try {
-    installMetrics(metricsAddress);
+    tokens = openTokenStore(settings.tokenStore, tokenKeys);
+    await tokens.probe();
   } catch (e) {
-    fail((e as Error).message);
+    await tokens?.close?.().catch(() => undefined);
+    fail(
+      `${TOKEN_STORE_ENV} (${tokenStoreWhere(settings.tokenStore)}): the token store cannot be used: ${publicMessage(e)}`,
+    );
   }
 }
-// A file (one host) or a postgres:// URL (several hosts): token-store-open.ts.
-const tokens = settings.tokenStore ? openTokenStore(settings.tokenStore, tokenKeys) : undefined;
 let retentionDays: number;
 try {
   retentionDays = jobRetentionDays(env[JOB_RETENTION_ENV]);
@@ -156,16 +191,39 @@ try {
   retentionDays = fail((e as Error).message);
 }
 // Jobs' snapshots and reports: one store every worker of the deployment opens, migrated before anything
-// else connects (createWorker's own migration then finds nothing to do).
+// else connects (createWorker's own migration then finds nothing to do), and proved writable: a role that
+// may only read, or a folder it cannot write, stops the worker here, naming the setting.
 const jobStore = openJobStore(settings.jobStore);
 try {
   await jobStore.migrate();
+  await jobStore.probe?.();
 } catch (e) {
   await jobStore.close().catch(() => undefined);
-  fail(`the job store (${jobStore.kind} ${jobStore.location}) cannot be opened: ${(e as Error).message}`);
+  await tokens?.close?.().catch(() => undefined);
+  fail(
+    `${JOB_STORE_ENV} (${jobStore.kind} ${jobStore.location}): the job store cannot be used: ${publicMessage(e)}`,
+  );
 }
+// /healthz and /readyz from now on (the worker's own checks join once it exists: health-checks.ts).
+const health: WorkerHealthDeps = {
+  jobStore,
+  tokenStore: tokens,
+  codecKeyIds: keys ? [...keys.keys.keys()] : undefined,
+};
+let started: Awaited<ReturnType<typeof createWorker>> | undefined;
+const healthServer = listener
+  ? await startHealthServer({
+      ...listener,
+      liveness: () => workerLiveness(started?.worker),
+      checks: () => workerChecks(health),
+      metricsUpstream,
+    }).catch(async (e: unknown) => {
+      await tokens?.close?.().catch(() => undefined);
+      await jobStore.close().catch(() => undefined);
+      return fail((e as Error).message);
+    })
+  : undefined;
 const tracing = tracingFromEnv('selling-kit-worker');
-let started: Awaited<ReturnType<typeof createWorker>>;
 try {
   started = await createWorker({
     tracing,
@@ -186,11 +244,20 @@ try {
   await jobStore.close();
   started = fail(`the worker cannot connect: ${await explainConnectError(temporal, e)}`);
 }
-const { worker, close } = started;
+const { worker, close, connection } = started;
+health.worker = {
+  worker,
+  connection,
+  namespace: temporal.namespace,
+  taskQueue: settings.taskQueue ?? DEFAULT_TASK_QUEUE,
+};
 stopOnSignals(worker, (signal) =>
   console.log(`${signal}: already stopping (in-flight activities get up to ${options.shutdownGraceTime} ms)`),
 );
-if (metricsAddress) console.log(`metrics on http://${metricsAddress}/metrics`);
+if (healthServer)
+  console.log(
+    `health on ${healthServer.url}/healthz and /readyz${metricsUpstream ? `, metrics on ${healthServer.url}/metrics` : ''}`,
+  );
 console.log(`job store: ${jobStore.kind} ${jobStore.location} (jobs kept ${retentionDays} days)`);
 console.log(describeFeedPolicy(feedPolicy));
 console.log(
@@ -203,6 +270,7 @@ try {
   console.error(`worker stopped before its activities ended (${(e as Error).name}): Temporal retries them`);
   process.exitCode = 1;
 }
+await healthServer?.close();
 await close();
 await tokens?.close?.();
 await jobStore.close();

@@ -5,10 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Payload } from '@temporalio/common';
+import type { Payload, SerializationContext } from '@temporalio/common';
 import proto from '@temporalio/proto';
 import { AesGcmCodec, deriveKey, keyringOf, tokenStoreKeys } from '../src/codec.ts';
-import { namedShops, refusedInput } from '../src/contract.ts';
+import * as contract from '../src/contract.ts';
+import { namedShops, refusedInput, workflowIdScope } from '../src/contract.ts';
 import {
   issueClientKey,
   readClientKeys,
@@ -37,19 +38,27 @@ const worker = new AesGcmCodec(ring, {
 });
 const client = (id: string, shops: string[], sellers: string[] = []) =>
   AesGcmCodec.forClient(clientCredentialFor(ring, issueClientKey(keyring, { id, shops, sellers })));
-/** What the worker hands the workflow for `value` sealed by `codec`. */
-const seen = async (codec: AesGcmCodec, value: unknown) => {
-  const [opened] = await worker.decode(await codec.encode([json(value)]));
+/** The serialization context the SDK gives a codec for workflow `workflowId`. */
+const toWorkflow = (workflowId: string): SerializationContext => ({
+  type: 'workflow',
+  namespace: 'default',
+  workflowId,
+});
+/** What the worker hands workflow `reader` for `value` sealed by `codec` for workflow `to`. */
+const seen = async (codec: AesGcmCodec, value: unknown, to = 'bulk:j1', reader = to) => {
+  const [opened] = await worker.decode(await codec.encode([json(value)], toWorkflow(to)), toWorkflow(reader));
   return JSON.parse(text(opened!.data)) as unknown;
 };
 
 describe('the MAC inside the seal', () => {
-  it('covers "skauth1", the writer id and the encoding (length-prefixed) and the data', () => {
-    expect(macInput('ab', utf8('json/plain'), utf8('{}')).toString('hex')).toBe(
+  it('covers "skauth2", the writer id, the workflow it is for and the encoding (length-prefixed) and the data', () => {
+    expect(macInput('ab', 'bulk:j', utf8('json/plain'), utf8('{}')).toString('hex')).toBe(
       Buffer.concat([
-        Buffer.from('skauth1'),
+        Buffer.from('skauth2'),
         Buffer.from([0, 0, 0, 2]),
         Buffer.from('ab'),
+        Buffer.from([0, 0, 0, 6]),
+        Buffer.from('bulk:j'),
         Buffer.from([0, 0, 0, 10]),
         Buffer.from('json/plain'),
         Buffer.from('{}'),
@@ -61,6 +70,50 @@ describe('the MAC inside the seal', () => {
     const [opened] = await worker.decode(await worker.encode([json({ shopId: 'any' })]));
     expect(Object.keys(opened!.metadata!)).toEqual(['encoding']);
     expect(JSON.parse(text(opened!.data))).toEqual({ shopId: 'any' });
+    expect(refusedInput(await seen(worker, { shopId: 'any' }, 'bulk:j1/a'))).toBeUndefined();
+  });
+
+  it('a payload is read by the workflow it was written for only: copied into another, it is refused', async () => {
+    // A worker-written child start (shop b's part of a job), copied by a client into a workflow of its own.
+    expect(refusedInput(await seen(worker, { shopId: 'b' }, 'bulk:j1/b', 'bulk:mine'))).toEqual({
+      code: 'misaddressed_input',
+      message:
+        'misaddressed job input refused: written for workflow "bulk:j1/b", read by "bulk:mine" (a payload copied from another workflow)',
+    });
+    // Another client's start input, copied the same way.
+    const b = client('copied', ['b']);
+    expect(refusedInput(await seen(b, { shopId: 'b' }, 'bulk:theirs', 'bulk:mine'))?.code).toBe(
+      'misaddressed_input',
+    );
+    // Written for no workflow (no context): a client's is refused wherever it is read.
+    const [unbound] = await worker.decode(await b.encode([json({ shopId: 'b' })]), toWorkflow('bulk:theirs'));
+    expect(refusedInput(JSON.parse(text(unbound!.data)))?.code).toBe('misaddressed_input');
+    // A schedule's action is sealed for the id it names; its runs append their start time.
+    expect(
+      refusedInput(await seen(b, { shopId: 'b' }, 'feed-sync:n', 'feed-sync:n-2026-11-26T06:00:00Z')),
+    ).toBeUndefined();
+    expect(refusedInput(await seen(b, { shopId: 'b' }, 'feed-sync:n', 'feed-sync:n-x'))?.code).toBe(
+      'misaddressed_input',
+    );
+  });
+
+  it("a workflow's id says who may address it: internal ones the worker only; shops and sellers in ids are scoped", async () => {
+    const c = client('ids', ['a'], ['s1']);
+    for (const id of ['lane:q:a:write', 'app-budget:q:app', 'shop-directory:q', 'job-retention:q'])
+      expect(refusedInput(await seen(c, {}, id))).toEqual({
+        code: 'internal_workflow',
+        message: `client key ids may not address workflow ${id}: only the worker does`,
+      });
+    expect(refusedInput(await seen(c, { like: 1 }, 'offers:b:7'))).toEqual({
+      code: 'shop_not_granted',
+      message: 'client key ids may not name shop b',
+    });
+    expect(refusedInput(await seen(c, {}, 'sale:b:sku:x'))?.code).toBe('shop_not_granted');
+    expect(refusedInput(await seen(c, {}, 'delist:b:p1'))?.code).toBe('shop_not_granted');
+    expect(refusedInput(await seen(c, {}, 'auth:s2'))?.message).toBe('client key ids may not name seller s2');
+    expect(refusedInput(await seen(c, { like: 1 }, 'offers:a:7'))).toBeUndefined();
+    expect(refusedInput(await seen(c, {}, 'auth:s1'))).toBeUndefined();
+    expect(refusedInput(await seen(worker, {}, 'lane:q:b:write'))).toBeUndefined();
   });
 
   it('a client holding the codec key cannot pass as the worker', async () => {
@@ -174,6 +227,26 @@ describe('namedShops', () => {
     expect(named.shops.sort()).toEqual(['a', 'b', 'ref-a']);
     expect(named.sellers).toEqual(['3']);
     expect(namedShops({ shopId: { evil: true } }).shops).toEqual(['{"evil":true}']);
+  });
+});
+
+describe('workflowIdScope matches the id functions beside it', () => {
+  it('internal, shop-named, seller-named and payload-decided ids', () => {
+    expect(workflowIdScope(contract.laneWorkflowId('q', 'a', 'write'))).toEqual({ internal: true });
+    expect(workflowIdScope(contract.appBudgetWorkflowId('q', 'app'))).toEqual({ internal: true });
+    expect(workflowIdScope(contract.shopDirectoryWorkflowId('q'))).toEqual({ internal: true });
+    expect(workflowIdScope(contract.jobRetentionWorkflowId('q'))).toEqual({ internal: true });
+    expect(workflowIdScope(contract.saleWorkflowId('a', { sku: 'x' }))).toEqual({ shops: ['a'] });
+    expect(workflowIdScope(contract.delistWorkflowId('a', 'p'))).toEqual({ shops: ['a'] });
+    expect(workflowIdScope(contract.likerOffersWorkflowId('a', 7))).toEqual({ shops: ['a'] });
+    expect(workflowIdScope(contract.sellerAuthWorkflowId('s1'))).toEqual({ sellers: ['s1'] });
+    for (const id of [
+      contract.feedSyncWorkflowId('n'),
+      contract.reconcileWorkflowId('n'),
+      contract.reconcileSalesWorkflowId('n'),
+      contract.jobReportWorkflowId('j', 'x'),
+    ])
+      expect(workflowIdScope(id)).toBeUndefined();
   });
 });
 

@@ -260,7 +260,7 @@ function overrideProblems(doc: ComposeFile, overrides: Record<string, readonly s
         // A database URL on a compose service, e.g. postgres://role@postgresql:5432/db.
         !services.has(/^postgres(?:ql)?:\/\/[^@/]+@([^:/]+)/.exec(value)?.[1] ?? '') &&
         !/^\d+$/.test(value) &&
-        value !== '0.0.0.0' &&
+        !/^0\.0\.0\.0(:\d+)?$/.test(value) && // every interface (a port with it: PROMETHEUS_ENDPOINT)
         !/^(\/|config\/)/.test(value)
       )
         problems.push(

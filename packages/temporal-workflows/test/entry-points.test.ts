@@ -92,6 +92,7 @@ describe('the contract keeps every string running jobs and recorded histories us
       resumeJob: w.resumeUpdate.name,
       cancelJob: w.cancelUpdate.name,
       shopDone: w.shopDoneSignal.name,
+      jobShops: w.shopsQuery.name,
       acquire: w.acquireUpdate.name,
       cap: w.capUpdate.name,
       ring: w.ringQuery.name,

@@ -3,11 +3,13 @@
 // served by worker "B" with its own handle on S and a payload codec (pages sealed on the way). Nothing
 // else is shared: no report folder, no path in the job input. A many-shop job's lines carry their
 // shop; an unknown id answers "no such job"; pages stay under their byte limit and cursor across
-// shops; the NDJSON export writes the files the README documents.
+// shops; the NDJSON export writes the files the README documents. The reader names each job's shops
+// (it cannot open worker A's answers to the `jobShops` query: A has no codec).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@temporalio/client';
+import type { ApplicationFailure } from '@temporalio/common';
 import {
   exportReport,
   JobReportError,
@@ -45,7 +47,7 @@ beforeAll(async () => {
 
 const bytes = (line: ReportLine) => Buffer.byteLength(JSON.stringify(line)) + 1;
 
-let single: { jobId: string; lines: number };
+let single: { jobId: string; lines: number; shopId: string; runId: string };
 let many: { jobId: string; shops: string[]; perShop: number };
 
 describe('job reports through Temporal', () => {
@@ -57,16 +59,24 @@ describe('job reports through Temporal', () => {
     const handle = await startBulkJob(env.client, input, env.taskQueue);
     const end = await handle.result();
     expect(end).toMatchObject({ state: 'finished', total: 42 });
-    single = { jobId: input.jobId, lines: 42 };
+    single = {
+      jobId: input.jobId,
+      lines: 42,
+      shopId: input.shop.shopId,
+      runId: (await handle.describe()).runId,
+    };
 
-    const lines = await readReport(reader, input.jobId, { taskQueue: readerQueue });
+    const lines = await readReport(reader, input.jobId, { taskQueue: readerQueue, shopIds: [single.shopId] });
     expect(lines.map((l) => l.line)).toEqual(Array.from({ length: 42 }, (_, i) => i + 1));
     expect(lines.filter((l) => l.status === 'ok')).toHaveLength(40);
     expect(lines.filter((l) => l.status === 'invalid')).toHaveLength(2);
     expect(lines.every((l) => l.shopId === undefined)).toBe(true);
     expect(lines[0]).toMatchObject({ line: 1, sku: 'JR-1', status: 'ok', productId: expect.any(Number) });
 
-    const [first] = await readReportPages(reader, input.jobId, { taskQueue: readerQueue })
+    const [first] = await readReportPages(reader, input.jobId, {
+      taskQueue: readerQueue,
+      shopIds: [single.shopId],
+    })
       .next()
       .then((r) => [r.value!]);
     expect(first).toMatchObject({
@@ -74,7 +84,10 @@ describe('job reports through Temporal', () => {
       store: expect.stringMatching(/^local /),
       jobs: [{ jobId: input.jobId, state: 'finished', endedAt: expect.any(String), lines: 42 }],
     });
-    const summary = await readReportSummary(reader, input.jobId, { taskQueue: readerQueue });
+    const summary = await readReportSummary(reader, input.jobId, {
+      taskQueue: readerQueue,
+      shopIds: [single.shopId],
+    });
     expect(summary.lines).toEqual([]);
     expect(summary.jobs![0]!.counts).toEqual({ ok: 40, failed: 0, invalid: 2, cancelled: 0, unknown: 0 });
   }, 120_000);
@@ -86,18 +99,21 @@ describe('job reports through Temporal', () => {
     const ids = shops.map((s) => s.shopId).sort();
     many = { jobId, shops: ids, perShop: 15 };
 
-    const lines = await readReport(reader, jobId, { taskQueue: readerQueue });
+    const lines = await readReport(reader, jobId, { taskQueue: readerQueue, shopIds: ids });
     expect(lines).toHaveLength(45);
     expect(lines.map((l) => `${l.shopId}:${l.line}`)).toEqual(
       ids.flatMap((s) => Array.from({ length: 15 }, (_, i) => `${s}:${i + 1}`)),
     );
     expect(lines.every((l) => l.status === 'ok')).toBe(true);
-    const summary = await readReportSummary(reader, jobId, { taskQueue: readerQueue });
+    const summary = await readReportSummary(reader, jobId, { taskQueue: readerQueue, shopIds: ids });
     expect(summary.jobs!.map((j) => [j.shopId, j.state, j.lines])).toEqual(
       ids.map((s) => [s, 'finished', 15]),
     );
     // One shop's own report, by its job id `<job>/<shop>`: its lines, without shopId.
-    const one = await readReport(reader, `${jobId}/${ids[1]}`, { taskQueue: readerQueue });
+    const one = await readReport(reader, `${jobId}/${ids[1]}`, {
+      taskQueue: readerQueue,
+      shopIds: [ids[1]!],
+    });
     expect(one.map((l) => [l.line, l.shopId])).toEqual(
       Array.from({ length: 15 }, (_, i) => [i + 1, undefined]),
     );
@@ -105,27 +121,28 @@ describe('job reports through Temporal', () => {
 
   it('an unknown job id: a clear "no such job", naming the store that answered', async () => {
     const id = `nope-${randomUUID()}`;
-    const error = (await readReport(reader, id, { taskQueue: readerQueue }).catch(
+    const error = (await readReport(reader, id, { taskQueue: readerQueue, shopIds: ['nobody'] }).catch(
       (e: unknown) => e,
     )) as JobReportError;
     expect(error).toBeInstanceOf(JobReportError);
     expect(error.reason).toBe('not_found');
     expect(error.message).toMatch(new RegExp(`^no job "${id}" in the job store \\(local .*jobs\\)`));
     const pages = [];
-    for await (const page of readReportPages(reader, id, { taskQueue: readerQueue })) pages.push(page);
+    for await (const page of readReportPages(reader, id, { taskQueue: readerQueue, shopIds: ['nobody'] }))
+      pages.push(page);
     expect(pages).toEqual([expect.objectContaining({ found: false, lines: [] })]);
     expect(pages[0]!.nextCursor).toBeUndefined();
   }, 60_000);
 
   it('pages bounded in bytes, with a cursor across lines and shops: the same lines, none twice', async () => {
     const maxBytes = 700;
-    for (const { jobId, total } of [
-      { jobId: single.jobId, total: single.lines },
-      { jobId: many.jobId, total: many.shops.length * many.perShop },
+    for (const { jobId, total, shopIds } of [
+      { jobId: single.jobId, total: single.lines, shopIds: [single.shopId] },
+      { jobId: many.jobId, total: many.shops.length * many.perShop, shopIds: many.shops },
     ]) {
-      const whole = await readReport(reader, jobId, { taskQueue: readerQueue });
+      const whole = await readReport(reader, jobId, { taskQueue: readerQueue, shopIds });
       const pages = [];
-      for await (const page of readReportPages(reader, jobId, { taskQueue: readerQueue, maxBytes }))
+      for await (const page of readReportPages(reader, jobId, { taskQueue: readerQueue, maxBytes, shopIds }))
         pages.push(page);
       expect(pages.length).toBeGreaterThan(3);
       for (const page of pages) {
@@ -139,12 +156,17 @@ describe('job reports through Temporal', () => {
     }
     // A line limit pages too; the contract's byte limit caps what is asked.
     const byLines = [];
-    for await (const page of readReportPages(reader, many.jobId, { taskQueue: readerQueue, limit: 7 }))
+    for await (const page of readReportPages(reader, many.jobId, {
+      taskQueue: readerQueue,
+      limit: 7,
+      shopIds: many.shops,
+    }))
       byLines.push(page.lines.length);
     expect(byLines.slice(0, -1).every((n) => n === 7)).toBe(true);
     expect(byLines.reduce((a, b) => a + b, 0)).toBe(45);
     const capped = await readJobReportPage(env.store, {
       jobId: single.jobId,
+      shopIds: [single.shopId],
       maxBytes: 10 * JOB_REPORT_PAGE_MAX_BYTES,
     });
     expect(capped.lines).toHaveLength(single.lines);
@@ -155,6 +177,7 @@ describe('job reports through Temporal', () => {
     const seen: ReportLine[] = [];
     const one = await exportReport(reader, single.jobId, dir, {
       taskQueue: readerQueue,
+      shopIds: [single.shopId],
       maxBytes: 2000,
       onLine: (l) => seen.push(l),
     });
@@ -162,7 +185,10 @@ describe('job reports through Temporal', () => {
     expect(one.counts).toEqual({ ok: 40, failed: 0, invalid: 2, cancelled: 0, unknown: 0 });
     const text = readFileSync(one.path, 'utf8').trimEnd().split('\n');
     expect(text.map((l) => JSON.parse(l))).toEqual(seen);
-    const shops = await exportReport(reader, many.jobId, dir, { taskQueue: readerQueue });
+    const shops = await exportReport(reader, many.jobId, dir, {
+      taskQueue: readerQueue,
+      shopIds: many.shops,
+    });
     expect(shops.path).toBe(join(dir, many.jobId) + '/');
     expect(readdirSync(shops.path).sort()).toEqual(many.shops.map((s) => `${s}.ndjson`).sort());
     for (const shopId of many.shops) {
@@ -176,9 +202,57 @@ describe('job reports through Temporal', () => {
     expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   }, 60_000);
 
+  it("a reader naming other shops than the job's: refused (ReportRefused), nothing read", async () => {
+    const refused = (input: Parameters<typeof readJobReportPage>[1], temporal?: Client) =>
+      readJobReportPage(env.store, input, temporal).then(
+        () => undefined,
+        (e: ApplicationFailure) => [e.type, e.message],
+      );
+    expect(await refused({ jobId: single.jobId, shopIds: ['other'] })).toEqual([
+      'ReportRefused',
+      `this message names shops [other]; job ${single.jobId} is for shops [${single.shopId}]`,
+    ]);
+    expect(await refused({ jobId: single.jobId, shopIds: [single.shopId, 'other'] })).toEqual([
+      'ReportRefused',
+      expect.stringMatching(/^this message names shops/),
+    ]);
+    // A many-shop job: every shop recorded must be named (shops not started yet may be named too).
+    expect(await refused({ jobId: many.jobId, shopIds: many.shops.slice(1) })).toEqual([
+      'ReportRefused',
+      `this message names shops [${many.shops.slice(1).join(', ')}]; job ${many.jobId} is for shops [${many.shops.join(', ')}]`,
+    ]);
+    expect(await refused({ jobId: many.jobId, shopIds: [...many.shops, 'not-started'] })).toBeUndefined();
+    // A 0.4 reader's input (no shops).
+    expect(await refused({ jobId: single.jobId } as Parameters<typeof readJobReportPage>[1])).toEqual([
+      'ReportRefused',
+      expect.stringMatching(/^this message names no shop/),
+    ]);
+
+    // A one-shop job recorded before 0.5 (its record names no shop): its shop is the job's search
+    // attribute while Temporal holds it; without Temporal, refused.
+    const old = createLocalJobStore(join(env.dir, 'old-store'));
+    const ref = {
+      workflowId: `bulk:${single.jobId}`,
+      firstRunId: single.runId,
+      jobId: single.jobId,
+      storeId: await old.id(),
+    };
+    await old.writePart(ref, { seq: 1, attempt: 1, kind: 'wf' }, [{ line: 1, sku: 'JR-1', status: 'ok' }]);
+    const read = await readJobReportPage(old, { jobId: single.jobId, shopIds: [single.shopId] }, env.client);
+    expect(read.lines).toHaveLength(1);
+    await expect(
+      readJobReportPage(old, { jobId: single.jobId, shopIds: ['other'] }, env.client),
+    ).rejects.toThrow(`job ${single.jobId} is for shops [${single.shopId}]`);
+    await expect(readJobReportPage(old, { jobId: single.jobId, shopIds: [single.shopId] })).rejects.toThrow(
+      /shop is not recorded/,
+    );
+    await old.close();
+  }, 60_000);
+
   it('no worker on the task queue: "no worker" within the timeout, not a hang', async () => {
     const error = (await readReport(reader, single.jobId, {
       taskQueue: `nobody-${randomUUID()}`,
+      shopIds: [single.shopId],
       timeout: '2s',
     }).catch((e: unknown) => e)) as JobReportError;
     expect(error).toBeInstanceOf(JobReportError);

@@ -605,6 +605,29 @@ export function describeJobStore(name: string, open: () => Promise<OpenedJobStor
       );
     });
 
+    describe('start claims', () => {
+      it(
+        'the first job to claim a start id keeps it (a retry gets it again, another job learns whose it is); expire frees it',
+        async () => {
+          const [a, b] = [ref(), ref()];
+          const key = (r: JobRef): JobKey => ({ workflowId: r.workflowId, firstRunId: r.firstRunId });
+          expect(await store.claimStart('start-1', key(a))).toEqual(key(a));
+          expect(await store.claimStart('start-1', key(a))).toEqual(key(a));
+          expect(await (await reopen()).claimStart('start-1', key(b))).toEqual(key(a));
+          const both = await Promise.all([
+            store.claimStart('start-2', key(a)),
+            store.claimStart('start-2', key(b)),
+          ]);
+          expect(both[0]).toEqual(both[1]);
+          await snapshot(store, a, ['{"a":1}']);
+          await tick();
+          expect(await store.expire(new Date(Date.now() + 60_000))).toEqual({ jobs: 1 });
+          expect(await store.claimStart('start-1', key(b))).toEqual(key(b));
+        },
+        T,
+      );
+    });
+
     describe('two workers at once', () => {
       it(
         'writing the same part concurrently leaves one whole part, never a mix',

@@ -1,15 +1,16 @@
 // Worker metrics (issue 12 §4): a worker process with SELLING_KIT_METRICS_ADDRESS serves Prometheus text
 // at /metrics — the SDK runtime's own `temporal_*` metrics and ours (metric-names.ts) — and a scrape
 // during a bulk job finds our counters moving: requests by rate group, 429s, items by outcome, pacing
-// waits. A bad address stops the worker with the variable named.
+// waits, a pause by its cause. A bad address stops the worker with the variable named.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@selling-kit/simulator/testing';
-import { startBulkJob } from '../src/client.ts';
+import { pauseJob, resumeJob, startBulkJob } from '../src/client.ts';
 import {
   ITEMS_METRIC,
+  JOB_PAUSES_METRIC,
   METRICS_ADDRESS_ENV,
   PACING_WAIT_METRIC,
   RATE_LIMITED_METRIC,
@@ -108,6 +109,9 @@ describe('worker metrics on a Prometheus endpoint', () => {
     expect(during).toBeGreaterThan(0);
     const progress = await handle.query<{ done: number }>('progress');
     expect(progress.done).toBeLessThan(60); // the scrape was taken while the job ran
+    // Paused by request and resumed: one pause, tagged with its cause (the alert rules skip `request`).
+    await pauseJob(env.client, input.jobId, 'metrics test');
+    await resumeJob(env.client, input.jobId);
 
     const final = await handle.result();
     expect(final).toMatchObject({ state: 'finished', done: 60, failed: 2 });
@@ -121,6 +125,9 @@ describe('worker metrics on a Prometheus endpoint', () => {
     expect(total(after, items, { operation: 'create', outcome: 'ok' })).toBe(60);
     expect(total(after, items, { operation: 'create', outcome: 'invalid' })).toBe(2);
     expect(total(after, items, { outcome: 'failed' })).toBe(0);
+    const pauses = JOB_PAUSES_METRIC.name;
+    expect(total(after, pauses, { operation: 'create', cause: 'request' })).toBe(1);
+    expect(total(after, pauses) - total(after, pauses, { cause: 'request' })).toBe(0);
     // Pacing waits recorded as a histogram.
     expect(total(after, `${PACING_WAIT_METRIC.name}_count`)).toBeGreaterThan(0);
     // The SDK runtime's own metrics share the endpoint.

@@ -136,15 +136,17 @@ describe('control by update', () => {
     const shop = env.shop('ops-p');
     const input = job(env, shop, csvFeed(env, 'PU', 60), { allowance: { limit: 5, windowMs: 500 } });
     const handle = await startBulkJob(env.client, input, env.taskQueue);
-    expect((await handle.executeUpdate(pauseUpdate, { args: [{ reason: 'stock count' }] })).state).toBe(
-      'paused',
-    );
+    // Each message names the job's shops (contract.ts JobMessage).
+    const shopIds = [input.shop.shopId];
+    expect(
+      (await handle.executeUpdate(pauseUpdate, { args: [{ shopIds, reason: 'stock count' }] })).state,
+    ).toBe('paused');
     const paused = await getProgress(env.client, input.jobId);
     expect(paused).toMatchObject({ state: 'paused', reason: 'stock count' });
-    expect((await handle.executeUpdate(resumeUpdate)).state).toBe('running');
+    expect((await handle.executeUpdate(resumeUpdate, { args: [{ shopIds }] })).state).toBe('running');
     while ((await getProgress(env.client, input.jobId)).done < 10)
       await new Promise((r) => setTimeout(r, 50));
-    expect((await handle.executeUpdate(cancelUpdate)).state).toBe('cancelling');
+    expect((await handle.executeUpdate(cancelUpdate, { args: [{ shopIds }] })).state).toBe('cancelling');
     const result = await handle.result();
     expect(result.state).toBe('cancelled');
     expect(result.done).toBe(products(env, shop.sellerId, 'PU').length);

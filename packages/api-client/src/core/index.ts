@@ -16,3 +16,4 @@ export * from './webhooks.ts';
 export * from './oauth.ts';
 export * from './rules/index.ts';
 export * from './listings.ts';
+export * from './catalogue.ts';

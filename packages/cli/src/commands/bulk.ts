@@ -1,7 +1,8 @@
-// `selling-kit bulk <file> --shop <id> [--shop …] --op <operation>`: checks the feed, the shops and their
-// keys, starts the job on Temporal, then follows it to the end (or returns at once with --detach).
+// `selling-kit bulk <file> --shop <id> [--shop …] --op <operation>`: checks the feed, asks the worker about
+// the shops and their keys (the worker holds them: this host needs none), starts the job on Temporal, then
+// follows it to the end (or returns at once with --detach).
 import { Option, type Command } from 'commander';
-import { idProblem, startBulkJob, type ShopRef } from '@selling-kit/temporal-workflows';
+import { idProblem, startBulkJob } from '@selling-kit/temporal-workflows';
 import { action, type Context } from '../context.ts';
 import { CliError, EXIT } from '../errors.ts';
 import {
@@ -15,9 +16,8 @@ import {
   summaryLines,
   watchJob,
 } from '../jobs.ts';
-import { checkShopCredential } from '../preflight.ts';
-import { findShop } from '../stores.ts';
 import { withTemporal } from '../temporal.ts';
+import { jobShops } from '../worker-shops.ts';
 
 export interface BulkOptions {
   shop: string[];
@@ -36,7 +36,7 @@ export async function runBulk({ config, out }: Context, file: string, opts: Bulk
   if (badId) throw new CliError('bad_job_id', badId, EXIT.usage);
   const operation = OPERATIONS[opts.op]!;
   const feed = feedRef(file, opts.format);
-  const shops = [...new Set(opts.shop)].map((id) => findShop(config, id));
+  const shopIds = [...new Set(opts.shop)];
   const checked = await checkFeed(feed, operation, { url: opts.check });
   if (checked) {
     out.info(
@@ -45,12 +45,9 @@ export async function runBulk({ config, out }: Context, file: string, opts: Bulk
     if (checked.total === 0)
       throw new CliError('feed_empty', `the feed ${feed.path} has no items`, EXIT.usage);
   }
-  if (opts.check)
-    for (const shop of shops)
-      if (shop.auth === 'api_key') await checkShopCredential(shop.shopId, shop.credential);
   const jobId = opts.jobId ?? newJobId();
-  const refs: ShopRef[] = shops.map((s) => ({ shopId: s.shopId, credentialRef: s.shopId, auth: s.auth }));
   return withTemporal(config, async (client) => {
+    const refs = await jobShops(client, config, shopIds, opts.check);
     const common = { jobId, operation };
     await startBulkJob(
       client,
@@ -102,7 +99,10 @@ export function registerBulk(program: Command): void {
     )
     .option('--job-id <id>', 'job id (default: job-<timestamp>-<random>)')
     .option('-d, --detach', 'start the job and return at once')
-    .option('--no-check', 'skip the checks of the API keys and of a feed URL before starting')
+    .option(
+      '--no-check',
+      "skip the checks of the shops' API keys (the worker still says which shops it has) and of a feed URL",
+    )
     .addHelpText(
       'after',
       `

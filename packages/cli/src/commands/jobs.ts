@@ -1,6 +1,6 @@
 // `selling-kit jobs list|status|watch|pause|resume|cancel|report`.
 import type { Command } from 'commander';
-import type { Client } from '@temporalio/client';
+import { WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import {
   BULK_JOB_TYPES_QUERY,
   cancelJob,
@@ -110,10 +110,20 @@ async function watch({ config, out }: Context, jobId: string): Promise<number> {
   });
 }
 
+/** `--shops a,b`: the shops named, or undefined (the job answers them). */
+const shopsOption = (text: string | undefined): string[] | undefined =>
+  text === undefined
+    ? undefined
+    : text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+
 /**
  * Pause, resume and cancel through the client's job control (temporal-workflows client.ts: updates, the
  * answer is the progress once the workflow applied them). Only a worker applies them: with none
- * polling, say so now rather than wait.
+ * polling, say so now rather than wait. Each names the job's shops, as the job answers them (its
+ * `jobShops` query): the worker refuses a key not granted them (the message says which).
  */
 function control(kind: 'pause' | 'resume' | 'cancel') {
   return async ({ config, out }: Context, jobId: string, opts: { reason?: string }): Promise<void> => {
@@ -135,6 +145,13 @@ function control(kind: 'pause' | 'resume' | 'cancel') {
       } catch (e) {
         if (/completed|closed|not running/i.test((e as Error).message))
           throw new CliError('job_ended', `job ${jobId} has already ended`, EXIT.usage);
+        // Turned away by the job (its shops) or the worker's codec (a key not granted them).
+        if (e instanceof WorkflowUpdateFailedError)
+          throw new CliError(
+            'job_message_refused',
+            `${kind} of job ${jobId} refused: ${(e.cause as Error | undefined)?.message ?? e.message}`,
+            EXIT.usage,
+          );
         throw e;
       }
     });
@@ -147,7 +164,11 @@ function control(kind: 'pause' | 'resume' | 'cancel') {
  * worker's disk is needed here) and exported to the report folder as it is read; with no worker, the
  * last export. An ended job's final export is read as it is.
  */
-async function report({ config, out }: Context, jobId: string, opts: { failed?: boolean }): Promise<number> {
+async function report(
+  { config, out }: Context,
+  jobId: string,
+  opts: { failed?: boolean; shops?: string },
+): Promise<number> {
   const keep = opts.failed ? (i: { status: string }) => NEEDS_ATTENTION.has(i.status) : () => true;
   const read = await withTemporal(config, async (client) => {
     // The job may be gone from Temporal (its retention is shorter than the store's): the report stays.
@@ -163,6 +184,7 @@ async function report({ config, out }: Context, jobId: string, opts: { failed?: 
       taskQueue: desc?.taskQueue ?? config.taskQueue,
       keep,
       ended,
+      shopIds: shopsOption(opts.shops),
     });
   }).catch(async (e: unknown) => {
     // Temporal unreachable: the last export, if there is one.
@@ -228,6 +250,10 @@ export function registerJobs(program: Command): void {
     .command('report')
     .argument('<jobId>')
     .option('--failed', 'only failed, invalid and unknown items')
+    .option(
+      '--shops <ids>',
+      "the job's shops, comma-separated (default: as the job answers; needed once Temporal no longer holds it)",
+    )
     .description(
       'the per-item report (product id and slug, or code, message and error id), read by a worker from its job store and exported to the report folder (SELLING_KIT_REPORT_DIR)',
     )

@@ -12,7 +12,7 @@ import { action, type Context } from '../context.ts';
 import { CliError, EXIT } from '../errors.ts';
 import { checkFeed, feedRef, OPERATIONS } from '../jobs.ts';
 import { table } from '../output.ts';
-import { findShop } from '../stores.ts';
+import { jobShops } from '../worker-shops.ts';
 import { withTemporal } from '../temporal.ts';
 
 interface CreateOptions {
@@ -27,8 +27,6 @@ interface CreateOptions {
 }
 
 async function create({ config, out }: Context, scheduleId: string, opts: CreateOptions): Promise<void> {
-  const shop = findShop(config, opts.shop);
-  const ref = { shopId: shop.shopId, credentialRef: shop.shopId, auth: shop.auth };
   if (opts.every && opts.cron)
     throw new CliError('bad_timing', 'give --every or --cron, not both', EXIT.usage);
   if (opts.every && !/^\d+(ms|s|m|h|d)$/.test(opts.every))
@@ -40,6 +38,8 @@ async function create({ config, out }: Context, scheduleId: string, opts: Create
   if (opts.cron && opts.cron.trim().split(/\s+/).length !== 5)
     throw new CliError('bad_timing', `--cron "${opts.cron}": use five fields, e.g. "0 3 * * *"`, EXIT.usage);
   await withTemporal(config, async (client) => {
+    // Which credential the worker has for the shop (this host needs none); the key is checked by each run.
+    const ref = (await jobShops(client, config, [opts.shop], false))[0]!;
     try {
       if (opts.kind === 'feed-sync') {
         if (!opts.feed)

@@ -99,10 +99,13 @@ export async function demoLines(ready: ReadyN8n, sim: DemoSimulator): Promise<st
   const runs: DemoRun[] = await runN8nDemo(ready.api, sim, ready.workflows);
   return [
     '\nn8n reacts to the simulator:',
+    // A run counts as a success only with its effect on the simulator (a green run may send nothing).
     ...runs.map((r) =>
-      r.execution
-        ? `  ${r.event} → "${r.workflow}" execution ${r.execution.id}: ${r.execution.status}`
-        : `  ${r.event} → "${r.workflow}": no ended execution yet (see the editor)`,
+      !r.execution
+        ? `  ${r.event} → "${r.workflow}": no ended execution yet (see the editor)`
+        : r.execution.status === 'success' && r.effect
+          ? `  ${r.event} → "${r.workflow}" execution ${r.execution.id}: success, ${r.effect}`
+          : `  ${r.event} → "${r.workflow}" execution ${r.execution.id}: ${r.execution.status === 'success' ? 'ran but changed nothing' : r.execution.status} (see the editor)`,
     ),
   ];
 }

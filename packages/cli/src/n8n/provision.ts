@@ -51,7 +51,13 @@ async function upsertCredentials(api: N8nApi, input: ProvisionInput): Promise<Cr
     const created = await api.api<{ id: string }>('POST', '/credentials', { name, type, data });
     return { id: created.id, name };
   };
-  const shopData = (s: DemoShop) => ({ environment: 'simulator', baseUrl: s.baseUrl, apiKey: s.apiKey });
+  // Both demo shops belong to the demo partner: its signing secret verifies the triggers (version 3).
+  const shopData = (s: DemoShop) => ({
+    environment: 'simulator',
+    baseUrl: s.baseUrl,
+    apiKey: s.apiKey,
+    webhookSigningSecret: input.webhookSecret,
+  });
   return {
     shop: await upsert('Demo shop (simulator)', 'marketplaceApi', shopData(input.shop)),
     usShop: await upsert('Demo shop US (simulator)', 'marketplaceApi', shopData(input.usShop)),
@@ -97,16 +103,33 @@ export function adaptExample(example: ExampleWorkflow, credentials: Credentials)
     if (type === 'marketplaceTemporalApi') return credentials.temporal;
     return /\bB\b|\bUS\b/.test(ref.name) ? credentials.usShop : credentials.shop;
   };
+  let shortened = false;
   const nodes = example.nodes.map((node) => {
     const adapted: ExampleNode = { ...node };
     if (node.credentials)
       adapted.credentials = Object.fromEntries(
         Object.entries(node.credentials).map(([type, ref]) => [type, forType(type, ref)]),
       );
-    if (node.type === 'n8n-nodes-base.wait' && node.parameters.unit !== 'seconds')
+    if (node.type === 'n8n-nodes-base.wait' && node.parameters.unit !== 'seconds') {
       adapted.parameters = { ...node.parameters, amount: DEMO_OFFER_WAIT_SEC, unit: 'seconds' };
+      shortened = true;
+    }
+    // The simulator forgets subscriptions between runs and n8n may re-activate before it listens:
+    // dev subscribes the trigger URLs itself (registerTriggers), so the triggers need not.
+    if (node.type === TRIGGER_TYPE && 'webhookRegistration' in node.parameters)
+      adapted.parameters = { ...node.parameters, webhookRegistration: 'outOfBand' };
     return adapted;
   });
+  // The notes say what the nodes do: a shortened wait is said there too.
+  if (shortened)
+    for (const node of nodes.filter((n) => n.type === 'n8n-nodes-base.stickyNote'))
+      node.parameters = {
+        ...node.parameters,
+        content: String(node.parameters.content ?? '').replace(
+          /\ban hour\b/g,
+          `${DEMO_OFFER_WAIT_SEC} seconds (an hour in the shipped example)`,
+        ),
+      };
   return {
     name: example.name,
     nodes,

@@ -1,6 +1,7 @@
-// The Marketplace action node: every resource and operation of the Selling API. Version 2 (the
-// default) picks products with a resource locator, returns full records and offers dynamic options;
-// version 1's parameters stay for saved workflows.
+// The Marketplace action node: every resource and operation of the Selling API. Version 2 picks
+// products with a resource locator, returns full records and offers dynamic options; version 3 (the
+// default) makes Update the partial change (Replace (All Fields) the full PUT) and lists Product Type
+// and Brand from the catalogue. Earlier versions' parameters stay for saved workflows.
 import type {
   IExecuteFunctions,
   INodeExecutionData,
@@ -68,8 +69,11 @@ export class Marketplace implements INodeType {
     name: 'marketplace',
     icon: { light: 'file:marketplace.svg', dark: 'file:marketplace.dark.svg' },
     group: ['transform'],
-    version: [1, 2],
-    defaultVersion: 2,
+    // No `defaultVersion`: the editor then gives new nodes the last version (3), and n8n adds its
+    // "Custom API Call" to the Resource and Operation lists only for a node whose default version is
+    // its latest — which it tells by `defaultVersion` being absent or equal to `version` (never true
+    // of a list). The credentials authenticate generically, so n8n's HTTP Request node can use them.
+    version: [1, 2, 3],
     subtitle: subtitleExpression(),
     description: 'Manage products, offers, orders, refunds and shipping of a marketplace shop',
     defaults: { name: 'Marketplace' },

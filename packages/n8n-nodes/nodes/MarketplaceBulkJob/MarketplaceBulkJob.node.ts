@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   NodeApiError,
   NodeConnectionTypes,
@@ -165,7 +166,8 @@ async function listingsOf(
   if (this.getNodeParameter('waitOutput', i, 'counts') !== 'listings') return undefined;
   if (summary.waitedOut || !FINISHED.has(String(summary.state))) return undefined;
   const jobId = String(summary.jobId);
-  const lines = await readReport(temporal, this.getNode(), jobId, i);
+  // The job's shops are the ones it was started for (item i's, as startJob read them).
+  const lines = await readReport(temporal, this.getNode(), jobId, i, shopsOf.call(this, i));
   return lines.map((l) => ({ json: listingJson(jobId, l), pairedItem: paired(l.line) }));
 }
 
@@ -211,7 +213,8 @@ async function startJob(
   // The job contract's id rule (the worker refuses a bad id too): nothing starts.
   const badId = idProblem('Job ID', jobId) ?? shops.map((s) => idProblem('Shop', s)).find(Boolean);
   if (badId) throw new NodeOperationError(this.getNode(), badId, { itemIndex: i });
-  const common = { jobId, operation };
+  // A start id of its own (BulkJobOptions.startId): the worker runs this signed input once, never a copy.
+  const common = { jobId, operation, startId: randomUUID() };
   // Each child of a many-shop job carries an inline feed: fewer start at once (inlineFeed.ts).
   const inline = 'content' in feed ? inlineFeedBytes(feed.content) : 0;
   const input =

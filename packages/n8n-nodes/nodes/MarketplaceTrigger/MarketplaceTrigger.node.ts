@@ -19,40 +19,31 @@ import {
   webhookHeaders,
 } from '@selling-kit/api-client/core';
 
-import {
-  ANY_EVENT,
-  EVENT_OPTIONS,
-  MIN_REPLAY_WINDOW_SEC,
-  eventMatches,
-  eventsProblem,
-  readRawBody,
-  replayWindowProblem,
-} from './helpers';
+import { V1_V2, properties } from './description';
+import { EVENT_OPTIONS, eventMatches, eventsProblem, readRawBody, replayWindowProblem } from './helpers';
 import {
   OUT_OF_BAND,
-  REGISTER_AUTOMATICALLY,
   createSubscription,
   deleteSubscription,
   registersItself,
   subscriptionExists,
 } from './registration';
-
-/** The simulator's admin surface as `selling-kit dev` starts it (API port + 1), and its demo partner. */
-const SIMULATOR_ADMIN = 'http://127.0.0.1:4011';
+import { requireSigningSecret, signingSecret } from './versions';
 
 /**
  * Starts a workflow on the marketplace's signed webhook deliveries (sales, refunds, product changes,
  * likes and unlikes). Each delivery is verified on its raw bytes with the partner's signing secret and
  * a replay window before anything runs; forgeries get 401 and start nothing.
  *
- * Registration. Version 2 (the default) subscribes its URL through the marketplace's webhook
- * configuration endpoints when the workflow is published (and its Test URL while listening for a test
- * event) and removes it when unpublished: registration.ts, with an API key or OAuth2 credential. The
- * subscription is signed with the partner's secret, which the Webhook Secret credential holds (the
- * API's subscriptions carry no secret of their own). "Registered Out of Band", and version 1, keep the
- * first behaviour: the partner gives the marketplace the Production URL, nothing remote is created or
- * deleted. In every mode the lifecycle methods refuse a selection of events that cannot mean anything
- * ("Any Event" next to other events) when n8n starts listening.
+ * Version 3 (the default) has one credential, like n8n's own triggers: the API key or OAuth2
+ * credential both registers the URL and holds the signing secret (description.ts, versions.ts).
+ * Registration (versions 2 and 3, "Register Automatically"): the node subscribes its URL through the
+ * marketplace's webhook configuration endpoints when the workflow is published (and its Test URL while
+ * listening for a test event) and removes it when unpublished (registration.ts). "Registered Out of
+ * Band", and version 1: the partner gives the marketplace the Production URL, nothing remote is created
+ * or deleted. Versions 1 and 2 read the secret from the separate Webhook Secret credential. In every
+ * mode the lifecycle methods refuse a selection of events that cannot mean anything ("Any Event" next
+ * to other events), and version 3 a credential without a secret, when n8n starts listening.
  */
 export class MarketplaceTrigger implements INodeType {
   description: INodeTypeDescription = {
@@ -60,26 +51,38 @@ export class MarketplaceTrigger implements INodeType {
     name: 'marketplaceTrigger',
     icon: { light: 'file:marketplace.svg', dark: 'file:marketplace.dark.svg' },
     group: ['trigger'],
-    version: [1, 2],
-    defaultVersion: 2,
-    subtitle: '={{($parameter["events"] || []).join(", ")}}',
+    version: [1, 2, 3],
+    defaultVersion: 3,
+    // The events as the Events field names them ("New Order"), not their wire names.
+    subtitle: `={{ ($parameter["events"] || []).map((e) => (${JSON.stringify(
+      Object.fromEntries(EVENT_OPTIONS.map((o) => [o.value, o.name])),
+    )})[e] || e).join(", ") }}`,
+    // n8n's node panel shows one entry for the action node and this trigger, with this text (both
+    // under "What triggers this workflow?" and "What happens next?"): it speaks for both.
     description:
-      'Starts the workflow on signed marketplace webhooks (sales, refunds, product changes, likes)',
+      'Marketplace shop: react to sales, refunds, likes and product changes; manage products, offers and orders',
     defaults: { name: 'Marketplace Trigger' },
     inputs: [],
     outputs: [NodeConnectionTypes.Main],
     credentials: [
-      { name: 'marketplaceWebhookApi', required: true, testedBy: 'marketplaceWebhookSecretTest' },
-      // Version 2, "Register Automatically": the credential that calls the webhook configuration API.
+      // Versions 1 and 2: the separate signing secret (n8n's lint wants its testedBy in the node file).
+      {
+        name: 'marketplaceWebhookApi',
+        required: true,
+        testedBy: 'marketplaceWebhookSecretTest',
+        displayOptions: { show: V1_V2 },
+      },
+      // Version 3: the one credential. Version 2, "Register Automatically": the one that registers (its
+      // `registration` is absent in version 3, and version 1 has no `authentication`).
       {
         name: 'marketplaceApi',
         required: true,
-        displayOptions: { show: { registration: [REGISTER_AUTOMATICALLY], authentication: ['apiKey'] } },
+        displayOptions: { show: { authentication: ['apiKey'] }, hide: { registration: [OUT_OF_BAND] } },
       },
       {
         name: 'marketplaceOAuth2Api',
         required: true,
-        displayOptions: { show: { registration: [REGISTER_AUTOMATICALLY], authentication: ['oAuth2'] } },
+        displayOptions: { show: { authentication: ['oAuth2'] }, hide: { registration: [OUT_OF_BAND] } },
       },
     ],
     webhooks: [
@@ -90,103 +93,7 @@ export class MarketplaceTrigger implements INodeType {
         path: 'webhook',
       },
     ],
-    properties: [
-      {
-        displayName: 'Registration',
-        name: 'registration',
-        type: 'options',
-        noDataExpression: true,
-        options: [
-          {
-            name: 'Register Automatically',
-            value: REGISTER_AUTOMATICALLY,
-            description:
-              "The node subscribes this workflow's URL through the marketplace's webhook API when the workflow is published, and removes it when unpublished",
-          },
-          {
-            name: 'Registered Out of Band',
-            value: OUT_OF_BAND,
-            description: 'You give the marketplace the Production URL yourself; the node calls no API',
-          },
-        ],
-        default: REGISTER_AUTOMATICALLY,
-        displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
-      },
-      {
-        displayName: 'Authentication',
-        name: 'authentication',
-        type: 'options',
-        noDataExpression: true,
-        options: [
-          { name: 'API Key', value: 'apiKey' },
-          { name: 'OAuth2', value: 'oAuth2' },
-        ],
-        default: 'apiKey',
-        description: 'The credential the node registers its URL with',
-        displayOptions: {
-          show: { '@version': [{ _cnd: { gte: 2 } }], registration: [REGISTER_AUTOMATICALLY] },
-        },
-      },
-      {
-        displayName: `Publishing the workflow subscribes its Production URL with the marketplace for the events below, and unpublishing removes the subscription ("Listen for test event" does the same with the Test URL while it listens). Deliveries are signed with your partner's secret: put it in the Webhook Secret credential. To try it with the local simulator (selling-kit dev): click "Listen for test event", then emit an event with POST ${SIMULATOR_ADMIN}/admin/events {"sellerId": 1001, "eventType": "v1:order.new", "data": {}} (the demo partner signs with whsec_demo_selling_kit).`,
-        name: 'registeredNotice',
-        type: 'notice',
-        default: '',
-        displayOptions: {
-          show: { '@version': [{ _cnd: { gte: 2 } }], registration: [REGISTER_AUTOMATICALLY] },
-        },
-      },
-      {
-        displayName:
-          'Give this workflow\'s Production URL (under "Webhook URLs" above) to the marketplace: webhook addresses are configured on their side, not by this node. Publish the workflow so the URL answers.',
-        name: 'registrationNotice',
-        type: 'notice',
-        default: '',
-        displayOptions: { hide: { registration: [REGISTER_AUTOMATICALLY] } },
-      },
-      {
-        displayName: `To try it: click "Listen for test event", then deliver a signed event to the Test URL. With the local simulator (selling-kit dev): subscribe the URL with POST ${SIMULATOR_ADMIN}/admin/webhooks {"partnerId": "demo-partner", "url": "<Test URL>"}, then emit an event with POST ${SIMULATOR_ADMIN}/admin/events {"sellerId": 1001, "eventType": "v1:order.new", "data": {}} (the demo partner signs with whsec_demo_selling_kit). Without a simulator, pin mock data on this node's output (n8n's "Set mock data").`,
-        name: 'testEventNotice',
-        type: 'notice',
-        default: '',
-        displayOptions: { hide: { registration: [REGISTER_AUTOMATICALLY] } },
-      },
-      {
-        displayName: 'Events',
-        name: 'events',
-        type: 'multiOptions',
-        required: true,
-        default: [ANY_EVENT],
-        description: 'The events that start the workflow; others are acknowledged (200) and ignored',
-        hint: '"Any Event" takes every event and stands alone: to choose events, remove it first (the node does not listen while both are selected)',
-        options: EVENT_OPTIONS,
-      },
-      {
-        displayName: 'Options',
-        name: 'options',
-        type: 'collection',
-        placeholder: 'Add option',
-        default: {},
-        options: [
-          {
-            displayName: 'Replay Window (Seconds)',
-            name: 'replayWindowSec',
-            type: 'number',
-            typeOptions: { minValue: MIN_REPLAY_WINDOW_SEC },
-            default: DEFAULT_WEBHOOK_TOLERANCE_SEC,
-            description: `Refuse deliveries whose X-Depop-Timestamp is further than this from now (replay protection). At least ${MIN_REPLAY_WINDOW_SEC}: the node does not listen with less.`,
-          },
-          {
-            displayName: 'Strict Payload Check',
-            name: 'strictPayload',
-            type: 'boolean',
-            default: false,
-            description:
-              'Whether to refuse (400) a correctly signed delivery of a known event type whose fields do not match the documented payload. Off: such events are passed on as received.',
-          },
-        ],
-      },
-    ],
+    properties,
   };
 
   methods = {
@@ -226,11 +133,13 @@ export class MarketplaceTrigger implements INodeType {
       // Window) is refused here, in every mode. Out of band (and version 1) nothing remote exists to check or create.
       async checkExists(this: IHookFunctions): Promise<boolean> {
         checkEvents(this);
+        await requireSigningSecret(this);
         if (!registersItself(this)) return true;
         return await subscriptionExists(this);
       },
       async create(this: IHookFunctions): Promise<boolean> {
         checkEvents(this);
+        await requireSigningSecret(this);
         if (!registersItself(this)) return true;
         return await createSubscription(this);
       },
@@ -249,8 +158,7 @@ export class MarketplaceTrigger implements INodeType {
       return { noWebhookResponse: true };
     };
 
-    const credentials = await this.getCredentials('marketplaceWebhookApi');
-    const secret = String(credentials.signingSecret ?? '');
+    const secret = await signingSecret(this);
     const options = this.getNodeParameter('options', {}) as IDataObject;
     // A window below the minimum (a workflow saved before it, or edited outside the editor): no
     // delivery is accepted until it is fixed, rather than accepting replays.
@@ -259,7 +167,8 @@ export class MarketplaceTrigger implements INodeType {
     const toleranceSec = Number(options.replayWindowSec ?? DEFAULT_WEBHOOK_TOLERANCE_SEC);
 
     const rawBody = await readRawBody(req);
-    if (rawBody === undefined) return refuse(401, 'Unauthorized');
+    // No secret (a version-3 credential without one; activation refuses it too): nothing verifies.
+    if (rawBody === undefined || !secret.trim()) return refuse(401, 'Unauthorized');
     try {
       verifyWebhook(rawBody, req.headers, secret, { toleranceSec });
     } catch (error) {

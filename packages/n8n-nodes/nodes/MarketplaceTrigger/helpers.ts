@@ -7,6 +7,7 @@ export const EVENT_OPTIONS: INodePropertyOptions[] = [
     value: '*',
     description: 'Every event, including types added later; choose it alone',
   },
+  { name: 'New Order', value: 'v1:order.new', description: 'A sale: an item was sold (v1:order.new)' },
   { name: 'Order Refunded', value: 'v1:order.refund', description: 'A refund of an order (v1:order.refund)' },
   {
     name: 'Product Liked',
@@ -23,7 +24,6 @@ export const EVENT_OPTIONS: INodePropertyOptions[] = [
     value: 'v1:product.updated',
     description: 'A listing changed, e.g. its status (v1:product.updated)',
   },
-  { name: 'Sale (New Order)', value: 'v1:order.new', description: 'An item was sold (v1:order.new)' },
 ];
 
 /**

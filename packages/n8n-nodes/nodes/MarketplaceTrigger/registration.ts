@@ -1,4 +1,4 @@
-// The trigger's webhook subscription on the marketplace (node version 2, "Register Automatically"):
+// The trigger's webhook subscription on the marketplace (node versions 2 and 3, "Register Automatically"):
 // n8n's webhookMethods — checkExists, create, delete — over the webhook configuration endpoints
 // (GET/POST /api/v1/webhooks/, DELETE /api/v1/webhooks/{id}/; README Spec gaps #3), like n8n's GitHub
 // trigger. The subscription id is kept in the node's static data, which n8n saves with the workflow,
@@ -22,6 +22,7 @@ import {
 
 import { createHookClient, credentialTypeOf, type CredentialType } from '../Marketplace/transport';
 import { ANY_EVENT } from './helpers';
+import { AUTOMATIC, ONE_CREDENTIAL_VERSION, V3_REGISTRATION } from './versions';
 
 export const REGISTER_AUTOMATICALLY = 'api';
 export const OUT_OF_BAND = 'outOfBand';
@@ -33,9 +34,12 @@ interface StoredSubscription {
 }
 type Subscriptions = Record<string, StoredSubscription>;
 
-/** Whether this node subscribes its URL itself (version 2 with "Register Automatically"). */
+/** Whether this node subscribes its URL itself (version 2 or 3 with "Register Automatically"). */
 export function registersItself(ctx: IHookFunctions): boolean {
-  if ((ctx.getNode().typeVersion ?? 1) < 2) return false;
+  const version = ctx.getNode().typeVersion ?? 1;
+  if (version < 2) return false;
+  if (version >= ONE_CREDENTIAL_VERSION)
+    return ctx.getNodeParameter(V3_REGISTRATION, AUTOMATIC) === AUTOMATIC;
   return ctx.getNodeParameter('registration', REGISTER_AUTOMATICALLY) === REGISTER_AUTOMATICALLY;
 }
 

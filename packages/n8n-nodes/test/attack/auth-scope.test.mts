@@ -149,4 +149,21 @@ describe('attack: the n8n credential is scoped to its shops', () => {
     expect(old.calls).toEqual([]);
     expect(skusOf(second, 'AS-')).toEqual(['AS-1', 'AS-2']);
   });
+
+  it("Get Report of second's job with the key scoped to demo: refused (issue 22), nothing read", async () => {
+    // The node names the job's shops ([second], as the job answers): the worker's codec refuses the key.
+    const read = execution({ operation: 'report', jobId: 'seed-second' }, { clientKey: demoOnly }, [
+      { json: {} },
+    ]);
+    const error = await new MarketplaceBulkJob().execute.call(read.fns).catch((e: unknown) => e as Error);
+    expect((error as Error).message).toBe(
+      'The report of job seed-second could not be read: client key n8n-demo-only may not name shop second',
+    );
+    // The operator's key reads it.
+    const own = execution({ operation: 'report', jobId: 'seed-second' }, { clientKey: stack.clientKey }, [
+      { json: {} },
+    ]);
+    const [lines] = (await new MarketplaceBulkJob().execute.call(own.fns)) as [{ json: { sku: string } }[]];
+    expect(lines.map((l) => l.json.sku)).toEqual(['AS-1', 'AS-2']);
+  });
 });

@@ -70,7 +70,7 @@ describe("n8n's editor endpoints call the node's look-ups", () => {
       expect(all.results.map((r) => r.value)).toEqual(expect.arrayContaining(ids));
       const jacket = bySku('DEMO-JACKET-003');
       expect(all.results.find((r) => r.value === String(jacket.productId))).toEqual({
-        name: 'Carhartt work jacket, green can… · 80.00 GBP · SKU DEMO-JACKET-003',
+        name: 'SKU DEMO-JACKET-003 · Carhartt work jacket, green can… · 80.00 GBP',
         value: String(jacket.productId),
         url: `https://www.depop.com/products/${jacket.slug}/`,
       });
@@ -241,7 +241,7 @@ describe('the picker in the editor', () => {
         }
         expect(rows).toEqual(
           expect.arrayContaining([
-            expect.stringContaining('Vintage black Nike tee, boxy fi… · 25.00 GBP · SKU DEMO-TEE-001'),
+            expect.stringContaining('SKU DEMO-TEE-001 · Vintage black Nike tee, boxy fi… · 25.00 GBP'),
           ]),
         );
         mkdirSync(join(PACKAGE_DIR, 'docs'), { recursive: true });

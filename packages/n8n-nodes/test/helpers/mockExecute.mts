@@ -17,7 +17,13 @@ export interface MockOptions {
   typeVersion?: number;
 }
 
-export type RecordedRequest = { method: string; url: string; headers: Record<string, string> };
+export type RecordedRequest = {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** The JSON body sent, when there was one. */
+  body?: string;
+};
 
 export interface MockRun {
   fns: IExecuteFunctions;
@@ -36,7 +42,7 @@ export function authenticatedHttp(opts: MockOptions, requests: RecordedRequest[]
   ) {
     if (credentialType !== 'marketplaceApi') throw new Error(`unexpected credential ${credentialType}`);
     const headers = { ...req.headers, authorization: `Bearer ${opts.apiKey}` };
-    requests.push({ method: req.method, url: req.url, headers: req.headers ?? {} });
+    requests.push({ method: req.method, url: req.url, headers: req.headers ?? {}, body: req.body });
     const injected = opts.intercept?.(requests.length, req.url);
     if (injected) return injected;
     const res = await fetch(req.url, { method: req.method, headers, body: req.body });

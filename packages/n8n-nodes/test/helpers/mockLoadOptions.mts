@@ -15,7 +15,14 @@ export function mockLoadOptions(parameters: Record<string, unknown>, opts: MockO
   const fns = {
     getNode: () => node,
     getCredentials: async () => ({ environment: 'custom', baseUrl: opts.baseUrl, apiKey: opts.apiKey }),
-    getCurrentNodeParameter: (name: string) => parameters[name],
+    // n8n resolves a dotted path into collections (lodash get): `updateFields.department`.
+    getCurrentNodeParameter: (name: string) =>
+      name
+        .split('.')
+        .reduce<unknown>(
+          (v, key) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined),
+          parameters,
+        ),
     getCurrentNodeParameters: () => parameters,
     getNodeParameter(name: string, fallback?: unknown) {
       if (name in parameters) return parameters[name];

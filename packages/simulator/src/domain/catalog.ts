@@ -1,14 +1,7 @@
 // The simulator's small taxonomy: brands, product types with their departments and size sets. The
 // real catalogue is not served by the Selling API (public reference: taxonomy is downloaded
 // separately); this one is large enough to exercise every rule.
-import {
-  brandKeyMatches,
-  KNOWN_BRANDS,
-  normaliseBrand,
-  type DEPARTMENTS,
-} from '@selling-kit/api-client/core';
-
-type Department = (typeof DEPARTMENTS)[number];
+import { brandKeyMatches, KNOWN_BRANDS, normaliseBrand } from '@selling-kit/api-client/core';
 
 /**
  * Canonical brand names: the core's KNOWN_BRANDS (the hashtag rule's list too). `unbranded` is what an
@@ -54,25 +47,5 @@ export const SIZE_SETS: Record<number, SizeSet> = {
   47: { name: 'GB shoes', sizes: [3, 4, 5, 6, 7, 8, 9, 10, 11, 12] },
 };
 
-export interface ProductType {
-  departments: Department[];
-  /** Size sets valid for the type; empty = the type has no sizes (e.g. bags). */
-  sizeSets: number[];
-}
-
-const ADULT: Department[] = ['menswear', 'womenswear'];
-export const PRODUCT_TYPES: Record<string, ProductType> = {
-  tshirts: { departments: [...ADULT, 'kidswear'], sizeSets: [44, 45] },
-  shirts: { departments: [...ADULT, 'kidswear'], sizeSets: [44, 45] },
-  hoodies: { departments: [...ADULT, 'kidswear'], sizeSets: [44, 45] },
-  jackets: { departments: [...ADULT, 'kidswear'], sizeSets: [44, 45] },
-  jeans: { departments: [...ADULT, 'kidswear'], sizeSets: [46] },
-  trousers: { departments: [...ADULT], sizeSets: [46] },
-  dresses: { departments: ['womenswear', 'kidswear'], sizeSets: [44, 45] },
-  skirts: { departments: ['womenswear', 'kidswear'], sizeSets: [44, 45] },
-  trainers: { departments: [...ADULT, 'kidswear'], sizeSets: [47] },
-  boots: { departments: [...ADULT], sizeSets: [47] },
-  bags: { departments: [...ADULT], sizeSets: [] },
-  jewellery: { departments: [...ADULT], sizeSets: [] },
-  homeware: { departments: ['everything-else'], sizeSets: [] },
-};
+/** Product types with their departments and size sets: the core's catalogue (the n8n node lists it too). */
+export { PRODUCT_TYPES, type ProductType } from '@selling-kit/api-client/core';

@@ -15,6 +15,7 @@ import { createReportActivities } from './report.ts';
 import { createChildrenActivities } from './children.ts';
 import { createJobReportActivities } from './job-report.ts';
 import { createRetentionActivities } from './retention.ts';
+import { createShopCheckActivities } from './shop-check.ts';
 import { createShopDirectoryActivities, type ShopDirectoryDeps } from './shop-directory.ts';
 
 export type { Credential, CredentialStore, SellerTokens, TokenStore } from './clients.ts';
@@ -39,5 +40,6 @@ export function createActivities(deps: ActivityDeps & ShopDirectoryDeps) {
     ...createJobReportActivities(ctx),
     ...createShopDirectoryActivities(deps),
     ...createRetentionActivities(ctx),
+    ...createShopCheckActivities(ctx),
   };
 }

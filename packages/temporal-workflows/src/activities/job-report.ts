@@ -1,7 +1,13 @@
 // Reading a job's report for a client on any host: one page of the job's outcomes from the job store
 // this worker opened (the store every worker of a deployment shares), run by the short report workflow
 // (workflows/job-report.ts) that the client (client.ts `readReport`, the CLI, n8n's Bulk Job node) starts.
-// No shared disk and no path in any input: the job id is all a reader names.
+// No shared disk and no path in any input: the job id and its shops are all a reader names.
+//
+// Who: the reader names the job's shops (`shopIds`, which the codec checked its key is granted); a job
+// whose recorded shops are not all named is refused (ReportRefused), nothing read. A one-shop job's
+// record names its shop (since 0.5); a many-shop job's shops are its shops' records (the reader may also
+// name shops not started yet). A record from before 0.5 names no shop: its shop is the job's
+// `SellingKitShop` search attribute, while Temporal still holds the job; after that it is refused.
 //
 // Which records: the newest job named `jobId`, or — a many-shop job — the newest record of each of its
 // shops, read one after another in shop-id order, every line with its `shopId`. Each record's lines are
@@ -9,15 +15,20 @@
 // A page stops at JOB_REPORT_PAGE_MAX_BYTES of JSON (or fewer, if asked) and JOB_REPORT_PAGE_MAX_LINES
 // lines: it travels as an activity result and a workflow result, each under Temporal's 2 MiB limit.
 import { ApplicationFailure } from '@temporalio/common';
+import type { Client } from '@temporalio/client';
 import {
+  jobMessageProblem,
   JOB_REPORT_PAGE_MAX_BYTES,
   JOB_REPORT_PAGE_MAX_LINES,
+  REPORT_REFUSED,
+  shopList,
   type JobReportInput,
   type JobReportJob,
   type JobReportPage,
   type ReportLine,
 } from '../contract.ts';
 import type { JobRecord, JobStore } from '../stores/job-store.ts';
+import { SHOP_ATTRIBUTE } from '../search-attributes.ts';
 import type { ItemResult } from '../types.ts';
 import type { ActivityContext } from './context.ts';
 
@@ -86,7 +97,8 @@ const emptyCounts = (): Record<ItemResult['status'], number> => ({
 async function summaryOf(store: JobStore, r: JobRecord, counts: boolean): Promise<JobReportJob> {
   const base = {
     jobId: r.jobId,
-    ...(r.shopId !== undefined ? { shopId: r.shopId } : {}),
+    // A many-shop job's shop (a one-shop job's record names its shop too, since 0.5: not shown).
+    ...(r.shopId !== undefined && r.parentJobId !== undefined ? { shopId: r.shopId } : {}),
     createdAt: r.createdAt,
     ...(r.state ? { state: r.state } : {}),
     ...(r.endedAt ? { endedAt: r.endedAt } : {}),
@@ -107,8 +119,58 @@ async function summaryOf(store: JobStore, r: JobRecord, counts: boolean): Promis
 
 const utf8 = (text: string) => Buffer.byteLength(text, 'utf8');
 
-/** One page of `input.jobId`'s report from `store` (the activity's body; tests call it directly). */
-export async function readJobReportPage(store: JobStore, input: JobReportInput): Promise<JobReportPage> {
+/** A record's shop: its own (0.5 on), else the job's search attribute in Temporal (a 0.4 one-shop job). */
+async function recordedShop(r: JobRecord, temporal: Client | undefined): Promise<string | undefined> {
+  if (r.shopId !== undefined) return r.shopId;
+  if (!temporal) return undefined;
+  try {
+    const desc = await temporal.workflow.getHandle(r.key.workflowId, r.key.firstRunId).describe();
+    return desc.typedSearchAttributes.get(SHOP_ATTRIBUTE);
+  } catch {
+    return undefined; // gone from Temporal: unknown, refused below
+  }
+}
+
+/**
+ * Refuses (ReportRefused, non-retryable) a read whose named shops are not the records' shops: a one-shop
+ * job's (or one shop's part) exactly, a many-shop job's every shop recorded so far.
+ */
+async function checkReader(
+  input: JobReportInput,
+  chosen: ReturnType<typeof reportRecords>,
+  temporal: Client | undefined,
+): Promise<void> {
+  const refuse = (message: string) => {
+    throw ApplicationFailure.nonRetryable(message, REPORT_REFUSED);
+  };
+  if (chosen.shops) {
+    const recorded = chosen.jobs.map((j) => j.shopId);
+    const named = Array.isArray(input.shopIds) ? input.shopIds : [];
+    if (!recorded.every((s) => named.includes(s)))
+      refuse(
+        jobMessageProblem(input, input.jobId, recorded) ??
+          `this message names shops ${shopList(named)}; job ${input.jobId} is for shops ${shopList(recorded)} and more`,
+      );
+    return;
+  }
+  const shop = await recordedShop(chosen.jobs[0]!, temporal);
+  if (shop === undefined)
+    refuse(
+      `job ${input.jobId}'s shop is not recorded (a job from before 0.5 that Temporal no longer holds): its report is read from the job store by the operator`,
+    );
+  const problem = jobMessageProblem(input, input.jobId, [shop!]);
+  if (problem) refuse(problem);
+}
+
+/**
+ * One page of `input.jobId`'s report from `store`, for a reader naming the job's shops (the activity's
+ * body; tests call it directly). `temporal`: where a 0.4 job's shop is looked up.
+ */
+export async function readJobReportPage(
+  store: JobStore,
+  input: JobReportInput,
+  temporal?: Client,
+): Promise<JobReportPage> {
   const maxBytes = Math.min(
     Math.max(1, input.maxBytes ?? JOB_REPORT_PAGE_MAX_BYTES),
     JOB_REPORT_PAGE_MAX_BYTES,
@@ -123,6 +185,7 @@ export async function readJobReportPage(store: JobStore, input: JobReportInput):
     lines: [],
   };
   if (!page.found) return page;
+  await checkReader(input, chosen, temporal);
   if (input.cursor === undefined || input.summaryOnly)
     page.jobs = await Promise.all(chosen.jobs.map((r) => summaryOf(store, r, input.summaryOnly === true)));
   if (input.summaryOnly) return page;
@@ -170,7 +233,7 @@ export function createJobReportActivities(ctx: ActivityContext) {
   return {
     /** A page of a job's report from this worker's job store (any worker: the store is shared). */
     async readJobReport(input: JobReportInput): Promise<JobReportPage> {
-      return readJobReportPage(ctx.deps.jobStore, input);
+      return readJobReportPage(ctx.deps.jobStore, input, ctx.deps.temporal);
     },
   };
 }

@@ -73,6 +73,15 @@ export async function takeSnapshot(
   const storeId = await store.id();
   const ref: JobRef = { ...job, storeId };
   const key: JobKey = { workflowId: job.workflowId, firstRunId: job.firstRunId };
+  if (job.startId !== undefined) {
+    const first = await store.claimStart(job.startId, key);
+    if (first.workflowId !== key.workflowId || first.firstRunId !== key.firstRunId)
+      throw ApplicationFailure.nonRetryable(
+        `refused: this job's start input already started run ${first.firstRunId} of ${first.workflowId} — ` +
+          'a copy of a start input never runs again (start the job anew for another run)',
+        INPUT_REPLAYED,
+      );
+  }
   const existing = await store.getSnapshot(ref);
   if (existing) return { ...existing, job: key, storeId };
 
@@ -90,6 +99,9 @@ export async function takeSnapshot(
     throw error;
   }
 }
+
+/** The failure type of a start input started a second time (not retryable: it never runs). */
+export const INPUT_REPLAYED = 'InputReplayed';
 
 /** A ref to look the snapshot up by: the store reads it by its job key (`jobId` is for messages). */
 const snapshotRef = (s: FeedSnapshot): JobRef => ({ ...s.job, jobId: s.job.workflowId, storeId: s.storeId });

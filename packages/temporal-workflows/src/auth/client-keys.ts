@@ -3,7 +3,8 @@
 // `{ id, key (base64), shops, sellers, issuedAt, retiredAt? }`, written by `selling-kit keys issue|retire`
 // (under a lock file, then written to a temporary file and renamed over it, so a reader never sees half a
 // file) and read by the worker's codec, again whenever the file changes: issuing or retiring a key needs
-// no restart. `*` in shops or sellers grants all.
+// no restart. `*` in shops or sellers grants all. This is the keyring of one host; workers on several hosts
+// share one in PostgreSQL (client-keys-pg.ts, the same records, sealed); client-keyring.ts says which is used.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -51,17 +52,25 @@ export function readClientKeys(path: string): ClientKeyRecord[] {
   }
   const records = (parsed as { keys?: unknown }).keys;
   if (!Array.isArray(records)) throw new ClientKeysError(`${path} has no "keys" list`);
-  return records.map((r: ClientKeyRecord, i) => {
-    if (
-      !r ||
-      typeof r.id !== 'string' ||
-      Buffer.from(String(r.key), 'base64').length !== 32 ||
-      !Array.isArray(r.shops) ||
-      !Array.isArray(r.sellers)
-    )
+  return records.map((r: unknown, i) => {
+    if (!isClientKeyRecord(r))
       throw new ClientKeysError(`${path}: entry ${i + 1} is not a client key record`);
     return r;
   });
+}
+
+/** Whether a parsed value has the shape of a record (every keyring backend checks what it reads). */
+export function isClientKeyRecord(value: unknown): value is ClientKeyRecord {
+  const r = value as ClientKeyRecord | null;
+  return (
+    !!r &&
+    typeof r.id === 'string' &&
+    Buffer.from(String(r.key), 'base64').length === 32 &&
+    Array.isArray(r.shops) &&
+    Array.isArray(r.sellers) &&
+    typeof r.issuedAt === 'string' &&
+    (r.retiredAt === undefined || typeof r.retiredAt === 'string')
+  );
 }
 
 /**
@@ -139,37 +148,49 @@ export interface IssueOptions {
   replace?: boolean;
 }
 
-/** A new random client key recorded in the keyring; returns the record (its key: for the credential). */
-export function issueClientKey(path: string, options: IssueOptions): ClientKeyRecord {
+/** A new record with a random key, its id and scope checked (not yet stored: any backend stores it). */
+export function newClientKeyRecord(options: IssueOptions): ClientKeyRecord {
   if (!CLIENT_ID_PATTERN.test(options.id) || options.id === WORKER_AUTH_ID)
     throw new ClientKeysError(
       `"${options.id}" cannot be a client id: 1-64 letters, digits, "_" or "-", starting with a letter or digit, and not "${WORKER_AUTH_ID}"`,
     );
   if (!options.shops.length && !options.sellers?.length)
     throw new ClientKeysError('a client key needs --shops, --sellers or --all');
-  const record: ClientKeyRecord = {
+  return {
     id: options.id,
     key: randomBytes(32).toString('base64'),
     shops: [...new Set(options.shops)],
     sellers: [...new Set(options.sellers ?? [])],
     issuedAt: new Date().toISOString(),
   };
+}
+
+/** The error of an id already issued (ids are never reused: history may hold what the old key signed). */
+export const idTaken = (id: string) =>
+  new ClientKeysError(`the client id "${id}" is taken (ids are never reused): pick another`);
+
+/** A new random client key recorded in the keyring; returns the record (its key: for the credential). */
+export function issueClientKey(path: string, options: IssueOptions): ClientKeyRecord {
+  const record = newClientKeyRecord(options);
   return update(path, (records) => {
-    if (records.some((r) => r.id === options.id) && !options.replace)
-      throw new ClientKeysError(
-        `the client id "${options.id}" is taken (ids are never reused): pick another`,
-      );
+    if (records.some((r) => r.id === options.id) && !options.replace) throw idTaken(options.id);
     return { records: [...records.filter((r) => r.id !== options.id), record], result: record };
   });
 }
+
+/** The record retired now (or when it already was). */
+export const retired = (record: ClientKeyRecord): ClientKeyRecord => ({
+  ...record,
+  retiredAt: record.retiredAt ?? new Date().toISOString(),
+});
 
 /** Marks a key retired: from now on the worker refuses what it seals. */
 export function retireClientKey(path: string, id: string): ClientKeyRecord {
   return update(path, (records) => {
     const found = records.find((r) => r.id === id);
     if (!found) throw new ClientKeysError(`no client key "${id}" in ${path}`);
-    const retired = { ...found, retiredAt: found.retiredAt ?? new Date().toISOString() };
-    return { records: records.map((r) => (r.id === id ? retired : r)), result: retired };
+    const retiredNow = retired(found);
+    return { records: records.map((r) => (r.id === id ? retiredNow : r)), result: retiredNow };
   });
 }
 

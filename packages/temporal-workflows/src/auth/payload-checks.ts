@@ -4,9 +4,9 @@
 // `{ "$sellingKitRefused": { code, message } }` (contract.ts), which every workflow entry point, signal
 // handler and update validator turns away before anything is scheduled.
 import type { Payload } from '@temporalio/common';
-import { namedShops, REFUSED_FIELD, type Refusal, type RefusalCode } from '../contract.ts';
+import { namedShops, REFUSED_FIELD, workflowIdScope, type Refusal, type RefusalCode } from '../contract.ts';
 import { grants, type ClientKeyRecord } from './client-keys.ts';
-import { macMatches, WORKER_AUTH_ID } from './payload-auth.ts';
+import { addressedTo, macMatches, WORKER_AUTH_ID } from './payload-auth.ts';
 
 /** SELLING_KIT_CLIENT_AUTH: `on` (default) refuses unsigned payloads; `migrate` lets sealed ones pass. */
 export type ClientAuthMode = 'on' | 'migrate';
@@ -77,8 +77,17 @@ export class PayloadChecks {
     return this.refuse('unreadable_input', `unreadable job input refused: ${why}`);
   }
 
-  /** An opened payload (its auth fields already stripped): undefined when it passes. */
-  check(payload: Payload, writer: string | undefined, mac: Uint8Array | undefined): Payload | undefined {
+  /**
+   * An opened payload (its auth fields already stripped): undefined when it passes. `to`: the workflow id
+   * its writer sealed it for; `reader`: the workflow reading it now (the SDK's serialization context),
+   * undefined where the SDK gives none (never for what a client sends: starts, signals, updates).
+   */
+  check(
+    payload: Payload,
+    signed: { writer?: string; mac?: Uint8Array; to?: string },
+    reader: string | undefined,
+  ): Payload | undefined {
+    const { writer, mac, to = '' } = signed;
     const encoding = Buffer.from(payload.metadata?.encoding ?? []);
     const data = Buffer.from(payload.data ?? []);
     if (writer === undefined || mac === undefined) {
@@ -101,18 +110,58 @@ export class PayloadChecks {
         'unauthenticated_input',
         `unauthenticated job input refused: the signature of "${writer}" does not match`,
       );
-    if (writer === WORKER_AUTH_ID)
-      return this.deps.workerKeys.some((k) => macMatches(k, writer, encoding, data, mac)) ? undefined : bad();
+    if (writer === WORKER_AUTH_ID) {
+      if (!this.deps.workerKeys.some((k) => macMatches(k, writer, to, encoding, data, mac))) return bad();
+      return this.address(to, reader);
+    }
     const record = this.deps.clientKeys(writer);
     if (!record)
       return this.refuse(
         'unauthenticated_input',
         `unauthenticated job input refused: client key ${writer} is not in the worker's client keyring`,
       );
-    if (!macMatches(Buffer.from(record.key, 'base64'), writer, encoding, data, mac)) return bad();
+    if (!macMatches(Buffer.from(record.key, 'base64'), writer, to, encoding, data, mac)) return bad();
     if (record.retiredAt)
       return this.refuse('client_key_retired', `client key ${writer} was retired on ${record.retiredAt}`);
-    return this.scope(record, text(encoding), data);
+    // A client's payload is always read in a workflow's context (it starts, signals or updates one).
+    if (reader === undefined)
+      return this.refuse(
+        'misaddressed_input',
+        `client key ${writer} wrote a payload read outside any workflow: refused`,
+      );
+    return (
+      this.address(to, reader) ??
+      this.workflowScope(record, reader) ??
+      this.scope(record, text(encoding), data)
+    );
+  }
+
+  /** A payload is read only by the workflow it was written for (or that schedule's runs). */
+  private address(to: string, reader: string | undefined): Payload | undefined {
+    if (reader === undefined || addressedTo(to, reader)) return undefined;
+    return this.refuse(
+      'misaddressed_input',
+      `misaddressed job input refused: written for workflow ${JSON.stringify(to)}, read by ${JSON.stringify(reader)} ` +
+        '(a payload copied from another workflow)',
+    );
+  }
+
+  /** What the workflow's id says about who may address it (contract.ts workflowIdScope). */
+  private workflowScope(record: ClientKeyRecord, reader: string): Payload | undefined {
+    const scope = workflowIdScope(reader);
+    if (!scope) return undefined;
+    if ('internal' in scope)
+      return this.refuse(
+        'internal_workflow',
+        `client key ${record.id} may not address workflow ${reader}: only the worker does`,
+      );
+    const shop = 'shops' in scope ? scope.shops.find((s) => !grants(record.shops, s)) : undefined;
+    if (shop !== undefined)
+      return this.refuse('shop_not_granted', `client key ${record.id} may not name shop ${shop}`);
+    const seller = 'sellers' in scope ? scope.sellers.find((s) => !grants(record.sellers, s)) : undefined;
+    if (seller !== undefined)
+      return this.refuse('shop_not_granted', `client key ${record.id} may not name seller ${seller}`);
+    return undefined;
   }
 
   /** A client may only name the shops and sellers its key grants (contract.ts namedShops). */

@@ -42,6 +42,8 @@ export const PRIVATE_DIR = 0o700;
 export const PRIVATE_FILE = 0o600;
 const STORE_FILE = 'store.json';
 const JOBS = 'jobs';
+/** `starts/<sha256 of the start id>.json`: which job a start id started (claimStart). */
+const STARTS = 'starts';
 const JOB_FILE = 'job.json';
 const SNAPSHOT = 'snapshot';
 const PARTS = 'parts';
@@ -361,9 +363,44 @@ export function createLocalJobStore(dir: string): JobStore {
         const st = await stat(folder).catch(orMissing(() => undefined));
         if (st && st.mtimeMs < before.getTime()) await remove(folder, jobsDir);
       }
+      // Claims of starts as old as the jobs removed (a claim outlives nothing it guards).
+      const starts = join(root, STARTS);
+      for (const name of await readdir(starts).catch(orMissing(() => [] as string[]))) {
+        const claim = await readJson<{ createdAt: string }>(join(starts, name)).catch(() => undefined);
+        if (claim && Date.parse(claim.createdAt) < before.getTime())
+          await rm(join(starts, name), { force: true });
+      }
       return { jobs };
     },
 
+    async claimStart(startId, job) {
+      await storeFile();
+      const dir = join(root, STARTS);
+      await mkdir(dir, { recursive: true, mode: PRIVATE_DIR });
+      const path = join(dir, `${createHash('sha256').update(startId).digest('hex')}.json`);
+      const mine = {
+        workflowId: job.workflowId,
+        firstRunId: job.firstRunId,
+        createdAt: new Date().toISOString(),
+      };
+      await createOnce(path, JSON.stringify(mine) + '\n', dir);
+      const first = await readJson<typeof mine>(path);
+      if (!first) throw new Error(`the job store ${root} lost the claim of a start it just wrote`);
+      return { workflowId: first.workflowId, firstRunId: first.firstRunId };
+    },
+
+    // A file written, read back and removed where jobs are kept (a read-only or full disk fails here).
+    async probe() {
+      await storeFile();
+      const tmp = tmpName(jobsDir, 'probe-');
+      try {
+        await writeDurable(tmp, 'probe');
+        if ((await readFile(tmp, 'utf8')) !== 'probe')
+          throw new Error(`the job store ${root} read back another text`);
+      } finally {
+        await rm(tmp, { force: true });
+      }
+    },
     async close() {},
   };
 }

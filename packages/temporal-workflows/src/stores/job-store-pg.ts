@@ -14,6 +14,7 @@
 // Every statement is parameterised; the schema name is checked to be a plain identifier before it is
 // put into SQL. Errors name the database (`postgres://user@host:port/db`) and never its password; a
 // connection that fails is a retryable JobStoreUnavailable (the job pauses and retries).
+import { inTransaction as pgTransaction, probeWrite } from './pg-transaction.ts';
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import pg from 'pg';
@@ -30,7 +31,8 @@ import {
 } from './job-store.ts';
 
 /** The tables' layout version, kept in selling_kit_job_store (a later layout migrates from it). */
-export const JOB_STORE_SCHEMA_VERSION = 1;
+/** 2: the `starts` table (claimStart). A version-1 store is migrated by the first 0.5 worker to open it. */
+export const JOB_STORE_SCHEMA_VERSION = 2;
 /** Rows sent in one INSERT (records or outcome lines): bounds one message's size. */
 const ROWS_PER_INSERT = 5000;
 /** Jobs removed in one transaction by expire() (each may hold 100k records). */
@@ -137,6 +139,7 @@ export function createPgJobStore(options: PgJobStoreOptions): JobStore {
     jobs: `${schema}.selling_kit_jobs`,
     records: `${schema}.selling_kit_job_records`,
     outcomes: `${schema}.selling_kit_job_outcomes`,
+    starts: `${schema}.selling_kit_job_starts`,
   };
 
   const named = (e: unknown): Error => {
@@ -146,25 +149,8 @@ export function createPgJobStore(options: PgJobStoreOptions): JobStore {
   };
 
   /** One transaction on one connection; rolled back when `work` throws. */
-  const inTransaction = async <R>(work: (c: pg.PoolClient) => Promise<R>): Promise<R> => {
-    let client: pg.PoolClient;
-    try {
-      client = await pool.connect();
-    } catch (e) {
-      throw named(e);
-    }
-    try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw named(e);
-    } finally {
-      client.release();
-    }
-  };
+  const inTransaction = <R>(work: (c: pg.PoolClient) => Promise<R>): Promise<R> =>
+    pgTransaction(pool, named, work);
 
   const runMigration = async () => {
     let client: pg.PoolClient;
@@ -243,6 +229,16 @@ export function createPgJobStore(options: PgJobStoreOptions): JobStore {
            result jsonb NOT NULL,
            PRIMARY KEY (workflow_id, first_run_id, seq, attempt, piece, line)
          )`,
+      );
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${T.starts} (
+           start_id text PRIMARY KEY,
+           workflow_id text NOT NULL,
+           first_run_id text NOT NULL
+         )`,
+      );
+      await client.query(
+        `CREATE INDEX IF NOT EXISTS selling_kit_job_starts_by_job ON ${T.starts} (workflow_id, first_run_id)`,
       );
       // The merge walks a job's lines in order, newest seq first: pages are index range scans.
       await client.query(
@@ -510,7 +506,7 @@ export function createPgJobStore(options: PgJobStoreOptions): JobStore {
           );
           if (!rows.length) return 0;
           const keys = [rows.map((r) => r.workflow_id), rows.map((r) => r.first_run_id)];
-          for (const table of [T.records, T.outcomes, T.jobs])
+          for (const table of [T.records, T.outcomes, T.starts, T.jobs])
             await c.query(
               `DELETE FROM ${table} WHERE (workflow_id, first_run_id) IN
                  (SELECT * FROM unnest($1::text[], $2::text[]))`,
@@ -521,6 +517,30 @@ export function createPgJobStore(options: PgJobStoreOptions): JobStore {
         jobs += removed;
         if (removed < EXPIRE_BATCH_JOBS) return { jobs };
       }
+    },
+    async claimStart(startId, job) {
+      await query(
+        `INSERT INTO ${T.starts} (start_id, workflow_id, first_run_id) VALUES ($1, $2, $3)
+         ON CONFLICT (start_id) DO NOTHING`,
+        [startId, job.workflowId, job.firstRunId],
+      );
+      const { rows } = await query<{ workflow_id: string; first_run_id: string }>(
+        `SELECT workflow_id, first_run_id FROM ${T.starts} WHERE start_id = $1`,
+        [startId],
+      );
+      const first = rows[0]!;
+      return { workflowId: first.workflow_id, firstRunId: first.first_run_id };
+    },
+    // A row written and rolled back: proves the connection, the password and the role's INSERT right.
+    async probe() {
+      await migrate();
+      await probeWrite(pool, named, async (c) => {
+        const probe = `selling-kit-probe:${randomUUID()}`;
+        await c.query(`INSERT INTO ${T.jobs} (workflow_id, first_run_id, job_id) VALUES ($1, $1, $1)`, [
+          probe,
+        ]);
+        await c.query(`SELECT store_id FROM ${T.meta}`);
+      });
     },
     async close() {
       if (closed || !ownPool) return;

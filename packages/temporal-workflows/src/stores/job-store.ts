@@ -32,6 +32,11 @@ export interface JobRef extends JobKey {
   /** A many-shop job's shop: the parent's job id and the shop id. */
   parentJobId?: string;
   shopId?: string;
+  /**
+   * The id its client gave this start (a random one in every signed start input: `BulkJobInput.startId`):
+   * claimed once (`claimStart`), so a copy of the input started again under the same workflow id is refused.
+   */
+  startId?: string;
 }
 
 export interface JobRecord {
@@ -131,6 +136,12 @@ export interface JobStore {
    */
   findJobs(jobId: string): Promise<JobRecord[]>;
 
+  /**
+   * Records that `startId` started `job`; answers the job that claimed it first (`job` itself when this
+   * call did, or on a retry). Removed with the job by `expire`.
+   */
+  claimStart(startId: string, job: JobKey): Promise<JobKey>;
+
   /** The job's committed snapshot, if any. */
   getSnapshot(job: JobRef): Promise<SnapshotMeta | undefined>;
   /** Starts writing the job's snapshot (creates the job's record when missing). */
@@ -157,6 +168,11 @@ export interface JobStore {
 
   /** Removes every job (record, snapshot, outcomes) created before `before`; answers how many. */
   expire(before: Date): Promise<{ jobs: number }>;
+  /**
+   * Proves the store usable now: reachable, and writable by this worker (a write that leaves nothing
+   * behind). The worker's start-up and its readiness (health-checks.ts) call it; throws why not.
+   */
+  probe?(): Promise<void>;
   close(): Promise<void>;
 }
 

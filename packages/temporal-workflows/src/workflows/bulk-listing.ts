@@ -27,7 +27,7 @@ import {
   allHandlersFinished,
   patched,
 } from '@temporalio/workflow';
-import { INVALID_ID, JOB_ID_RULE_PATCH, JOB_MESSAGES, jobIdsProblem } from '../contract.ts';
+import { INVALID_ID, JOB_ID_RULE_PATCH, JOB_MESSAGES, jobIdsProblem, type JobMessage } from '../contract.ts';
 import type { createActivities } from '../activities/index.ts';
 import type {
   BatchResult,
@@ -50,7 +50,7 @@ import {
   type SlotReport,
 } from './pacing.ts';
 import { ABORTED, IN_DOUBT } from './item-codes.ts';
-import { jobMetrics } from './job-metrics.ts';
+import { jobMetrics, type PauseCause } from './job-metrics.ts';
 import { countAnswers, serverErrorPause, unreachablePause, type AnswerTallies } from './api-health.ts';
 import { backedOff, carriedError, fitsOnePayload, jsonBytes, mayRead } from './carry-bytes.ts';
 import {
@@ -67,16 +67,20 @@ import {
   type JobRef,
   type PartRef,
 } from '../stores/job-store.ts';
-import { REFUSING_UPDATE, guardSignal, optionalObject, refuseInput } from './refuse.ts';
+import { guardSignal, INPUT_REFUSED, optionalObject, refuseInput } from './refuse.ts';
+import { jobMessageChecks } from './job-messages.ts';
 
 export const progressQuery = defineQuery<BulkProgress>(JOB_MESSAGES.progressQuery);
-export const pauseSignal = defineSignal<[{ reason?: string }]>(JOB_MESSAGES.pauseSignal);
-export const resumeSignal = defineSignal(JOB_MESSAGES.resumeSignal);
-export const cancelSignal = defineSignal(JOB_MESSAGES.cancelSignal);
+/** The job's shops: what a sender names in a JobMessage (a many-shop job's: all of them). */
+export const shopsQuery = defineQuery<string[]>(JOB_MESSAGES.shopsQuery);
+// Each names the job's shops (job-messages.ts): anything else is ignored (signals) or rejected (updates).
+export const pauseSignal = defineSignal<[JobMessage]>(JOB_MESSAGES.pauseSignal);
+export const resumeSignal = defineSignal<[JobMessage]>(JOB_MESSAGES.resumeSignal);
+export const cancelSignal = defineSignal<[JobMessage]>(JOB_MESSAGES.cancelSignal);
 /** The same as updates: they answer with the job's progress once applied. */
-export const pauseUpdate = defineUpdate<BulkProgress, [{ reason?: string }]>(JOB_MESSAGES.pauseUpdate);
-export const resumeUpdate = defineUpdate<BulkProgress>(JOB_MESSAGES.resumeUpdate);
-export const cancelUpdate = defineUpdate<BulkProgress>(JOB_MESSAGES.cancelUpdate);
+export const pauseUpdate = defineUpdate<BulkProgress, [JobMessage]>(JOB_MESSAGES.pauseUpdate);
+export const resumeUpdate = defineUpdate<BulkProgress, [JobMessage]>(JOB_MESSAGES.resumeUpdate);
+export const cancelUpdate = defineUpdate<BulkProgress, [JobMessage]>(JOB_MESSAGES.cancelUpdate);
 /** A shop's job tells its many-shop parent it has finished (by workflow id: reaches the newest run). */
 export const shopDoneSignal = defineSignal<[{ shopId: string; progress: BulkProgress }]>(
   JOB_MESSAGES.shopDoneSignal,
@@ -208,6 +212,15 @@ const VERIFY_PER_ROUND = 50;
 
 export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry): Promise<BulkProgress> {
   refuseInput(input, carry);
+  // A shop's part of a many-shop job is started by its parent only. Its input is signed by the worker and
+  // bound to its id (codec), so a copy read from history cannot start another workflow — but it could start
+  // this id again once the part has ended, the whole delete or create run twice on the shop. No command is
+  // issued before this check: no patch needed (a run its parent started passes, replays unchanged).
+  if (input.parentJobId !== undefined && workflowInfo().parent === undefined)
+    throw ApplicationFailure.nonRetryable(
+      `job ${input.jobId} is a shop's part of job ${input.parentJobId}: it runs only as that job's child, never started on its own`,
+      INPUT_REFUSED,
+    );
   // Ids name store keys and files: one that breaks the contract's rule is refused before any other command
   // (a many-shop job's shop, started by its parent, has the id `<job>/<shop>`).
   // Checked at the job's start only: a run carrying state was started by a checked run, or by a 0.4 run
@@ -266,7 +279,11 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     workflowId,
     firstRunId,
     jobId,
-    ...(input.parentJobId ? { parentJobId: input.parentJobId, shopId: input.shop.shopId } : {}),
+    // Its shop, on its record: a reader of its report names it (activities/job-report.ts). Not a command.
+    shopId: input.shop.shopId,
+    ...(input.parentJobId ? { parentJobId: input.parentJobId } : {}),
+    // Claimed by the snapshot (activities/snapshot.ts): a copy of a signed start runs no second time.
+    ...(input.startId ? { startId: input.startId } : {}),
   };
   const jobRef = (): JobRef => ({ ...jobKey, storeId: s.snapshot!.storeId });
   /** The snapshot is the job's own, not its parent's (which the other shops still read). */
@@ -279,7 +296,7 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
   let batchPart: number | undefined;
 
   /** Infrastructure trouble: waited out with the job shown paused, the reason, and a capped backoff. */
-  const { infra, wait: waitOut, trouble, wake } = infraRetries();
+  const { infra, wait: waitOut, trouble, wake } = infraRetries(() => metrics.paused('infra'));
   /** A loop step's call no longer needed: the job was cancelled or has failed, or should continue as new first. */
   const stepGivenUp = () => s.cancelled || ended !== undefined || workflowInfo().continueAsNewSuggested;
   /** A listing found under an item's SKU is the job's own only if created since the job started. */
@@ -306,7 +323,8 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
   let ended: JobState | undefined;
   const current = () =>
     progress(ended ?? (s.cancelled ? 'cancelling' : s.paused || trouble() ? 'paused' : 'running'));
-  const pause = (reason = 'paused by request') => {
+  const pause = (reason = 'paused by request', cause: PauseCause = 'request') => {
+    if (!s.paused) metrics.paused(cause);
     s.paused = true;
     s.pauseReason = reason;
   };
@@ -332,14 +350,27 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     upToSeq: s.seq,
     ownSnapshot: ownSnapshot(),
   }));
+  // Messages name the job's shop (a many-shop job's shop: its own, as its parent names it).
+  const messages = jobMessageChecks(jobId, [input.shop.shopId]);
+  const obeyed =
+    (name: string, apply: (arg?: JobMessage) => void) =>
+    (arg?: JobMessage): void => {
+      if (!messages.signalRefused(name, arg)) apply(arg);
+    };
+  setHandler(shopsQuery, () => [input.shop.shopId]);
   setHandler(
     pauseSignal,
-    guardSignal('pauseSignal', (arg) => pause(arg?.reason), optionalObject),
+    guardSignal(
+      'pauseSignal',
+      obeyed('pauseSignal', (arg) => pause(arg?.reason)),
+      optionalObject,
+    ),
   );
-  setHandler(resumeSignal, guardSignal('resumeSignal', resume));
-  setHandler(cancelSignal, guardSignal('cancelSignal', cancel));
-  setHandler(pauseUpdate, (arg) => (pause(arg?.reason), current()), REFUSING_UPDATE);
-  setHandler(resumeUpdate, () => (resume(), current()), REFUSING_UPDATE);
+  // Any argument (0.4 senders sent none; jobMessageProblem refuses a non-object as naming no shop).
+  setHandler(resumeSignal, guardSignal('resumeSignal', obeyed('resumeSignal', resume)));
+  setHandler(cancelSignal, guardSignal('cancelSignal', obeyed('cancelSignal', cancel)));
+  setHandler(pauseUpdate, (arg) => (pause(arg?.reason), current()), messages.update);
+  setHandler(resumeUpdate, () => (resume(), current()), messages.update);
   // Answered once nothing more leaves: the window on the wire has stopped.
   setHandler(
     cancelUpdate,
@@ -348,7 +379,7 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
       await condition(() => sending === undefined);
       return current();
     },
-    REFUSING_UPDATE,
+    messages.update,
   );
 
   /** The next report part: numbered in the order the workflow decides them (the later one wins a line). */
@@ -572,7 +603,7 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
         case 'reauthorization_required':
           answers++;
           again.push(item);
-          pause(`reauthorization required: ${o.message}`);
+          pause(`reauthorization required: ${o.message}`, 'reauthorize');
           break;
         case 'unknown':
           if (answeredBadly(o.code)) {
@@ -603,7 +634,7 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     const unwell =
       serverErrorPause(s.answers) ??
       (unsent !== undefined ? unreachablePause(s.unreachable, unsent) : undefined);
-    if (unwell) pause(unwell);
+    if (unwell) pause(unwell, 'api');
   };
 
   /**

@@ -11,3 +11,4 @@ export * from './reconcile-sales.ts';
 export * from './offers-to-likers.ts';
 export * from './job-retention.ts';
 export * from './job-report.ts';
+export * from './shop-check.ts';

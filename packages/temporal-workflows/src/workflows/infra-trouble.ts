@@ -51,8 +51,11 @@ export interface Infra {
   <T>(what: string, call: () => Promise<T>, giveUp: () => boolean): Promise<T | undefined>;
 }
 
-/** One job's infrastructure retries: the wrapper, the reason to show, and what a resume request does. */
-export function infraRetries() {
+/**
+ * One job's infrastructure retries: the wrapper, the reason to show, and what a resume request does.
+ * `onTrouble` is told when the job starts waiting out trouble (none was being waited out): its metric.
+ */
+export function infraRetries(onTrouble?: () => void) {
   /** Calls waiting out their trouble (several may: report writes run beside the loop) → reason. */
   const troubles = new Map<number, string>();
   let ids = 0;
@@ -61,6 +64,7 @@ export function infraRetries() {
   /** Shows `reason` until the wait ends: `ms`, a resume or cancel request (`wake`), or `until()`. */
   const wait = async (reason: string, ms: number, until: () => boolean = () => false) => {
     const id = ids++;
+    if (troubles.size === 0) onTrouble?.();
     troubles.set(id, reason);
     try {
       const seen = wakes;

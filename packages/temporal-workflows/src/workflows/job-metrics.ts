@@ -1,9 +1,18 @@
-// A bulk job's metrics from workflow code: items settled (by operation and outcome) and the pacing
-// waits it sleeps on. The SDK drops workflow metrics while a history is replayed, so a turn replayed by
-// another worker (or after a cache eviction) counts nothing twice, and no command is added: histories
-// are unchanged. A run counts from the carried counts, so continue-as-new counts nothing twice either.
+// A bulk job's metrics from workflow code: items settled (by operation and outcome), the pacing
+// waits it sleeps on, and its pauses by cause (an operator is alerted on them: deploy/prometheus).
+// The SDK drops workflow metrics while a history is replayed, so a turn replayed by another worker (or
+// after a cache eviction) counts nothing twice, and no command is added: histories are unchanged. A run
+// counts from the carried counts, so continue-as-new counts nothing twice either.
 import { metricMeter } from '@temporalio/workflow';
-import { ITEMS_METRIC, PACING_WAIT_METRIC, type ItemOutcome } from '../metric-names.ts';
+import {
+  ITEMS_METRIC,
+  JOB_PAUSES_METRIC,
+  PACING_WAIT_METRIC,
+  type ItemOutcome,
+  type PauseCause,
+} from '../metric-names.ts';
+
+export type { PauseCause } from '../metric-names.ts';
 
 interface Settled {
   done: number;
@@ -19,6 +28,7 @@ export function jobMetrics(operation: string, carried: Settled) {
     PACING_WAIT_METRIC.unit,
     PACING_WAIT_METRIC.description,
   );
+  const pauses = metricMeter.createCounter(JOB_PAUSES_METRIC.name, undefined, JOB_PAUSES_METRIC.description);
   const seen: Settled = { ...carried };
   const add = (outcome: ItemOutcome, n: number) => {
     if (n > 0) items.add(n, { operation, outcome });
@@ -35,6 +45,10 @@ export function jobMetrics(operation: string, carried: Settled) {
       add('failed', counts.failed - seen.failed);
       add('cancelled', counts.cancelled - seen.cancelled);
       Object.assign(seen, { done: counts.done, failed: counts.failed, cancelled: counts.cancelled });
+    },
+    /** The job has just paused (it was running). */
+    paused(cause: PauseCause) {
+      pauses.add(1, { operation, cause });
     },
     /** A pacing timer about to be slept on (ms). */
     waiting(ms: number) {

@@ -44,8 +44,11 @@ import {
   resumeSignal,
   resumeUpdate,
   shopDoneSignal,
+  shopsQuery,
 } from './bulk-listing.ts';
-import { REFUSING_UPDATE, anObject, guardSignal, optionalObject, refuseInput } from './refuse.ts';
+import { anObject, guardSignal, optionalObject, refuseInput } from './refuse.ts';
+import { childMessage, jobMessageChecks } from './job-messages.ts';
+import type { JobMessage } from '../contract.ts';
 
 export interface MultiShopCarry {
   next: number;
@@ -156,10 +159,10 @@ export async function multiShopJobWorkflow(
   }
 
   const child = (shopId: string) => getExternalWorkflowHandle(shopWorkflowId(input.jobId, shopId));
-  const tellRunning = async (send: (h: ReturnType<typeof getExternalWorkflowHandle>) => Promise<void>) => {
+  const tellRunning = async (send: (shopId: string) => Promise<void>) => {
     // Not cancellable: a job cancelled through Temporal still tells its children.
     await CancellationScope.nonCancellable(async () => {
-      await Promise.all([...running].map((shopId) => send(child(shopId)).catch(() => undefined))); // finished
+      await Promise.all([...running].map((shopId) => send(shopId).catch(() => undefined))); // finished
     });
   };
   const aggregate = (state: JobState): BulkProgress => {
@@ -204,26 +207,42 @@ export async function multiShopJobWorkflow(
       (arg) => anObject(arg) && input.shops.some((shop) => shop.shopId === arg.shopId),
     ),
   );
+  // A message names every shop of the job; what the parent passes on names the child's own shop.
+  const shopIds = input.shops.map((shop) => shop.shopId);
+  const messages = jobMessageChecks(input.jobId, shopIds);
+  const pauseChild = (shopId: string, reason: string | undefined) =>
+    child(shopId).signal(pauseSignal.name, childMessage(shopId, reason) ?? { reason });
+  const tellChild = (shopId: string, signal: typeof resumeSignal) => {
+    const message = childMessage(shopId);
+    return message ? child(shopId).signal(signal, message) : child(shopId).signal(signal.name);
+  };
   const pause = async (arg?: { reason?: string }) => {
     s.paused = true;
     s.pauseReason = arg?.reason;
-    await tellRunning((h) => h.signal(pauseSignal, { reason: arg?.reason }));
+    await tellRunning((shopId) => pauseChild(shopId, arg?.reason));
   };
   const resume = async () => {
     s.paused = false;
     s.pauseReason = undefined;
-    await tellRunning((h) => h.signal(resumeSignal));
+    await tellRunning((shopId) => tellChild(shopId, resumeSignal));
   };
   const cancel = async () => {
     s.cancelled = true;
-    await tellRunning((h) => h.signal(cancelSignal));
+    await tellRunning((shopId) => tellChild(shopId, cancelSignal));
   };
-  setHandler(pauseSignal, guardSignal('pauseSignal', pause, optionalObject));
-  setHandler(resumeSignal, guardSignal('resumeSignal', resume));
-  setHandler(cancelSignal, guardSignal('cancelSignal', cancel));
-  setHandler(pauseUpdate, async (arg) => (await pause(arg), aggregate(state())), REFUSING_UPDATE);
-  setHandler(resumeUpdate, async () => (await resume(), aggregate(state())), REFUSING_UPDATE);
-  setHandler(cancelUpdate, async () => (await cancel(), aggregate(state())), REFUSING_UPDATE);
+  const obeyed =
+    (name: string, apply: (arg?: JobMessage) => Promise<void>) =>
+    async (arg?: JobMessage): Promise<void> => {
+      if (!messages.signalRefused(name, arg)) await apply(arg);
+    };
+  setHandler(shopsQuery, () => shopIds);
+  setHandler(pauseSignal, guardSignal('pauseSignal', obeyed('pauseSignal', pause), optionalObject));
+  // Any argument (0.4 senders sent none; jobMessageProblem refuses a non-object as naming no shop).
+  setHandler(resumeSignal, guardSignal('resumeSignal', obeyed('resumeSignal', resume)));
+  setHandler(cancelSignal, guardSignal('cancelSignal', obeyed('cancelSignal', cancel)));
+  setHandler(pauseUpdate, async (arg) => (await pause(arg), aggregate(state())), messages.update);
+  setHandler(resumeUpdate, async () => (await resume(), aggregate(state())), messages.update);
+  setHandler(cancelUpdate, async () => (await cancel(), aggregate(state())), messages.update);
 
   const start = (shopId: string) => {
     const shop = input.shops.find((s) => s.shopId === shopId)!;
@@ -233,6 +252,8 @@ export async function multiShopJobWorkflow(
       jobId: shopJobId(input.jobId, shop.shopId),
       // The shop's report is found under the job's id (stores/job-store.ts `findJobs`).
       parentJobId: input.jobId,
+      // Each shop claims its own part of the start (a copy of the parent's input re-runs no shop).
+      ...(input.startId ? { startId: `${input.startId}/${shop.shopId}` } : {}),
       shop: { shopId: shop.shopId, credentialRef: shop.credentialRef, auth: shop.auth },
       feed: shop.feed ?? feed!,
     };
@@ -300,14 +321,8 @@ export async function multiShopJobWorkflow(
     // A child quick enough to report before its start is seen here is not counted as running.
     if (s.results[shopId]) return;
     running.add(shopId);
-    if (s.cancelled)
-      await child(shopId)
-        .signal(cancelSignal)
-        .catch(() => undefined);
-    else if (s.paused)
-      await child(shopId)
-        .signal(pauseSignal, { reason: s.pauseReason })
-        .catch(() => undefined);
+    if (s.cancelled) await tellChild(shopId, cancelSignal).catch(() => undefined);
+    else if (s.paused) await pauseChild(shopId, s.pauseReason).catch(() => undefined);
   }
 
   /** Waits for `ready`; continues as new meanwhile if the server suggests it (the checks add events). */

@@ -11,7 +11,7 @@ import { AesGcmCodec, deriveKey, parseCodecKeys } from '../../src/codec.ts';
 import { dataConverter } from '../../src/data-converter.ts';
 import { issueClientKey, retireClientKey, watchedClientKeys } from '../../src/auth/client-keys.ts';
 import { formatClientCredential } from '../../src/auth/payload-auth.ts';
-import { bulkWorkflowId, WORKFLOW_TYPES } from '../../src/contract.ts';
+import { bulkWorkflowId, shopWorkflowId, WORKFLOW_TYPES } from '../../src/contract.ts';
 import { markAsSold, pauseJob, cancelJob, startBulkJob } from '../../src/client.ts';
 import { cancelSignal, progressQuery, resumeSignal } from '../../src/workflows/index.ts';
 import { HEADER, listDirectly, products, row, useTestEnv } from '../helpers.ts';
@@ -75,11 +75,15 @@ const inline = (skus: string[]) => ({
   content: [HEADER, ...skus.map((s, i) => row(s, i))].join('\n') + '\n',
 });
 
+/** The shop's listings `<prefix>-…` still on sale (a deleted one stays in the simulator, `removed`). */
+const selling = (sellerId: number, prefix: string) =>
+  products(env, sellerId, prefix).filter((p) => p.state === 'selling');
+
 /** A shop with `n` listings `<prefix>-1…n` already on it. */
 async function stockedShop(ref: string, prefix: string, n = 3) {
   const shop = env.shop(ref);
   for (let i = 1; i <= n; i++) await listDirectly(env, shop.sellerId, `${prefix}-${i}`);
-  expect(products(env, shop.sellerId, prefix)).toHaveLength(n);
+  expect(selling(shop.sellerId, prefix)).toHaveLength(n);
   return shop;
 }
 
@@ -122,7 +126,7 @@ describe('attack: who may start work (D1)', () => {
     expect(r.message).toMatch(/^unsealed job input refused/);
     expect(r.type).toBe('InputRefused');
     expect(r.scheduled).toBe(0);
-    expect(products(env, shop.sellerId, 'PL')).toHaveLength(3);
+    expect(selling(shop.sellerId, 'PL')).toHaveLength(3);
   }, 60_000);
 
   it('a job sealed with the codec key but not signed (a 0.4 client): refused, 0 touched', async () => {
@@ -132,7 +136,7 @@ describe('attack: who may start work (D1)', () => {
     const r = await refusal(operator(), bulkWorkflowId(input.jobId));
     expect(r.message).toMatch(/^unauthenticated job input refused/);
     expect(r.scheduled).toBe(0);
-    expect(products(env, shop.sellerId, 'US')).toHaveLength(3);
+    expect(selling(shop.sellerId, 'US')).toHaveLength(3);
   }, 60_000);
 
   it('a client key scoped to shop a starting a delete job on shop b: refused, 0 touched on b', async () => {
@@ -144,7 +148,7 @@ describe('attack: who may start work (D1)', () => {
     const r = await refusal(operator(), bulkWorkflowId(input.jobId));
     expect(r.message).toBe(`client key scoped-a may not name shop ${b.shopId}`);
     expect(r.scheduled).toBe(0);
-    expect(products(env, b.sellerId, 'SB')).toHaveLength(3);
+    expect(selling(b.sellerId, 'SB')).toHaveLength(3);
   }, 60_000);
 
   it('a many-shop job slipping shop b in beside a: refused, 0 touched on b', async () => {
@@ -163,7 +167,7 @@ describe('attack: who may start work (D1)', () => {
     await startBulkJob(clientWith(codec), input, env.taskQueue);
     const r = await refusal(operator(), bulkWorkflowId(input.jobId));
     expect(r.message).toBe(`client key many-a may not name shop ${b.shopId}`);
-    expect(products(env, b.sellerId, 'MB')).toHaveLength(3);
+    expect(selling(b.sellerId, 'MB')).toHaveLength(3);
   }, 60_000);
 
   it('the same key on its own shop a: the job runs', async () => {
@@ -184,6 +188,88 @@ describe('attack: who may start work (D1)', () => {
     expect(products(env, a.sellerId, 'OA')).toHaveLength(2);
   }, 60_000);
 
+  it("a worker-signed child start copied out of history: refused under another id and under the child's own", async () => {
+    // The operator's many-shop delete job on shop b; its child for b is started (and signed) by the worker.
+    const b = await stockedShop('copied-b', 'CB');
+    const jobId = `copied-${randomUUID()}`;
+    const ops = operator();
+    await startBulkJob(
+      ops,
+      {
+        jobId,
+        shops: [{ shopId: b.shopId, credentialRef: b.ref }],
+        feed: inline(['CB-1', 'CB-2', 'CB-3']),
+        operation: 'delete',
+      },
+      env.taskQueue,
+    );
+    await ops.workflow.getHandle(bulkWorkflowId(jobId)).result();
+    expect(selling(b.sellerId, 'CB')).toHaveLength(0);
+    const before = JSON.stringify(products(env, b.sellerId, 'CB'));
+    // The attacker reaches the frontend (a client certificate) and reads the child's sealed start input.
+    const child = shopWorkflowId(jobId, b.shopId);
+    const history = await env.client.workflow.getHandle(child).fetchHistory();
+    const sealed = history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads!;
+    const startRaw = (workflowId: string) =>
+      env.client.workflowService.startWorkflowExecution({
+        namespace: 'default',
+        workflowId,
+        workflowType: { name: WORKFLOW_TYPES.bulkListing },
+        taskQueue: { name: env.taskQueue },
+        input: { payloads: sealed },
+        requestId: randomUUID(),
+      });
+    // Into a workflow of its own: the payload was written for the child's id.
+    const mine = bulkWorkflowId(`mine-${randomUUID()}`);
+    await startRaw(mine);
+    const elsewhere = await refusal(ops, mine);
+    expect(elsewhere.message).toMatch(/^misaddressed job input refused: written for workflow "bulk:copied-/);
+    expect(elsewhere.scheduled).toBe(0);
+    // Under the child's own id, the child having ended: a shop's part runs only as its job's child.
+    await startRaw(child);
+    const again = await refusal(ops, child);
+    expect(again.message).toBe(
+      `job ${jobId}/${b.shopId} is a shop's part of job ${jobId}: it runs only as that job's child, never started on its own`,
+    );
+    expect(again.type).toBe('InputRefused');
+    expect(again.scheduled).toBe(0);
+    expect(JSON.stringify(products(env, b.sellerId, 'CB'))).toBe(before);
+  }, 90_000);
+
+  it("a client's ended job started again from a copy of its sealed input, under its own id: refused", async () => {
+    // Client b's delete job on its shop b, run to its end.
+    const b = await stockedShop('rerun-b', 'RB');
+    const codec = clientCodec('rerun-b', [b.shopId, b.ref]);
+    const input = deleteJob(b, 'RB');
+    const first = await startBulkJob(clientWith(codec), input, env.taskQueue);
+    expect(await first.result()).toMatchObject({ state: 'finished', done: 3 });
+    const before = JSON.stringify(products(env, b.sellerId, 'RB'));
+    // Someone reaching the frontend copies its sealed input and starts the id again (the id is free:
+    // the run has closed, and the starter chooses the reuse policy).
+    const id = bulkWorkflowId(input.jobId);
+    const history = await env.client.workflow.getHandle(id).fetchHistory();
+    const sealed = history.events![0]!.workflowExecutionStartedEventAttributes!.input!.payloads!;
+    await env.client.workflowService.startWorkflowExecution({
+      namespace: 'default',
+      workflowId: id,
+      workflowType: { name: WORKFLOW_TYPES.bulkListing },
+      taskQueue: { name: env.taskQueue },
+      input: { payloads: sealed },
+      requestId: randomUUID(),
+      workflowIdReusePolicy: 1, // ALLOW_DUPLICATE
+    });
+    const second = await env.client.workflow.getHandle(id).describe();
+    expect(second.runId).not.toBe(first.firstExecutionRunId);
+    const r = await refusal(operator(), id);
+    expect(r.message).toMatch(
+      new RegExp(
+        `^refused: this job's start input already started run ${first.firstExecutionRunId} of ${id} `,
+      ),
+    );
+    expect(r.type).toBe('InputReplayed');
+    expect(JSON.stringify(products(env, b.sellerId, 'RB'))).toBe(before);
+  }, 90_000);
+
   it('a retired client key: refused, 0 touched', async () => {
     const a = await stockedShop('retired-a', 'RA');
     const codec = clientCodec('retired-a', [a.shopId, a.ref]);
@@ -193,7 +279,7 @@ describe('attack: who may start work (D1)', () => {
     const r = await refusal(operator(), bulkWorkflowId(input.jobId));
     expect(r.message).toMatch(/^client key retired-a was retired on /);
     expect(r.scheduled).toBe(0);
-    expect(products(env, a.sellerId, 'RA')).toHaveLength(3);
+    expect(selling(a.sellerId, 'RA')).toHaveLength(3);
   }, 60_000);
 
   it('a client key unknown to the worker (a forged credential): refused', async () => {
@@ -212,7 +298,7 @@ describe('attack: who may start work (D1)', () => {
     expect(r.message).toBe(
       "unauthenticated job input refused: client key nobody is not in the worker's client keyring",
     );
-    expect(products(env, a.sellerId, 'FA')).toHaveLength(3);
+    expect(selling(a.sellerId, 'FA')).toHaveLength(3);
   }, 60_000);
 
   it('marking a listing of an ungranted shop sold: refused, the listing untouched', async () => {

@@ -5,18 +5,26 @@
 // test/topology/tls-cluster.ts) requires a client certificate signed by the deployment's CA on its gRPC
 // frontend and on the HTTP API n8n's Bulk Job node calls. Refused: no TLS at all, TLS without a client
 // certificate (the server's alert "certificate required"), a certificate from another CA ("unknown ca");
-// a workflow start tried that way leaves nothing on the server. Accepted: the deployment's client.
+// a workflow start tried that way leaves nothing on the server. Accepted: the deployment's client. The
+// worker's health check asks the worker (/readyz), which reaches Temporal only with its own certificate.
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { rmSync, readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { connect as tlsConnect } from 'node:tls';
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../topology/deploy-env.ts';
-import { runNode } from '../topology/native-run.ts';
+import { runNode, startNode } from '../topology/native-run.ts';
+import { freePort } from '../topology/postgres.ts';
+import { HEALTH_ADDRESS_ENV } from '../../src/health.ts';
 import type { TemporalCluster } from '../topology/temporal-cluster.ts';
 import { makeTestCerts, type TestCerts } from '../topology/tls-certs.ts';
 import { clientTlsEnv, startTlsCluster } from '../topology/tls-cluster.ts';
+
+const WORKER_MAIN = join(REPO_ROOT, 'packages/temporal-workflows/src/worker-main.ts');
+const HEALTHCHECK = join(REPO_ROOT, 'deploy/worker-healthcheck.mjs');
 
 let certs: TestCerts;
 let cluster: TemporalCluster;
@@ -151,20 +159,51 @@ describe("Temporal behind mTLS (the deployment's native topology)", () => {
     }
   }, 60_000);
 
-  it("the worker service's health check (deploy/worker-healthcheck.mjs) connects with its certificate, not without", async () => {
-    const check = (tls: Record<string, string>) =>
-      runNode([join(REPO_ROOT, 'deploy/worker-healthcheck.mjs')], {
-        env: { ...cluster.clientEnv, ...tls, SELLING_KIT_TASK_QUEUE: `q-${randomUUID()}` },
-        home: certs.dir,
+  it("the worker service's health check (deploy/worker-healthcheck.mjs) asks the worker, whose readiness reaches Temporal with its certificate; without one the worker does not start", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sk-mtls-health-'));
+    writeFileSync(join(dir, 'credentials.json'), '{}');
+    const port = await freePort();
+    const env: Record<string, string> = {
+      ...cluster.clientEnv,
+      ...clientTlsEnv(certs),
+      SELLING_KIT_TASK_QUEUE: `q-${randomUUID()}`,
+      SELLING_KIT_CREDENTIALS: join(dir, 'credentials.json'),
+      SELLING_KIT_JOB_STORE: join(dir, 'jobs'),
+      SELLING_KIT_KEY_FILE: join(dir, 'codec.key'),
+      SELLING_KIT_CODEC: '0', // this test reads no payload
+      [HEALTH_ADDRESS_ENV]: `127.0.0.1:${port}`,
+    };
+    const where = { env, home: dir };
+    const children: ChildProcess[] = [];
+    try {
+      await startNode([WORKER_MAIN], where, 'worker ready', children);
+      const deadline = Date.now() + 60_000;
+      let check = await runNode([HEALTHCHECK], where);
+      while (check.code !== 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 500));
+        check = await runNode([HEALTHCHECK], where);
+      }
+      expect(check).toMatchObject({ code: 0 });
+      // Ready through the worker's own connection: mTLS with its client certificate.
+      const ready = (await (await fetch(`http://127.0.0.1:${port}/readyz`)).json()) as {
+        checks: Record<string, { ok: boolean; detail?: string }>;
+      };
+      expect(ready.checks.temporal).toEqual({
+        ok: true,
+        detail: `namespace ${cluster.clientEnv.TEMPORAL_NAMESPACE}`,
       });
-    // Connected over mTLS: unhealthy only because no worker polls that queue.
-    expect(await check(clientTlsEnv(certs))).toMatchObject({
-      code: 1,
-      stderr: expect.stringMatching(/^no poller from /),
-    });
-    expect(await check({})).toMatchObject({
+    } finally {
+      for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+    }
+    // The same worker without its client certificate: refused by the server, it exits before serving.
+    const bare = Object.fromEntries(Object.entries(env).filter(([k]) => !(k in clientTlsEnv(certs))));
+    const refused = await runNode([WORKER_MAIN], { env: bare, home: dir });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('the worker cannot connect');
+    expect(await runNode([HEALTHCHECK], where)).toMatchObject({
       code: 1,
       stderr: expect.stringMatching(/^health check failed: /),
     });
-  }, 60_000);
+    rmSync(dir, { recursive: true, force: true });
+  }, 180_000);
 });

@@ -5,7 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Client } from '@temporalio/client';
-import type { Payload, PayloadCodec } from '@temporalio/common';
+import type { Payload, PayloadCodec, SerializationContext } from '@temporalio/common';
 import { AesGcmCodec, deriveKey, parseCodecKeys } from '../../src/codec.ts';
 import { dataConverter } from '../../src/data-converter.ts';
 import { issueClientKey, watchedClientKeys } from '../../src/auth/client-keys.ts';
@@ -81,11 +81,12 @@ describe('attack: hostile payloads never fail a workflow task', () => {
     // A client-signed payload whose inner encoding is not JSON: the worker's converter cannot read it.
     const client = clientCodec('hostile-proto', { shops: [a.shopId, a.ref] });
     const relabel: PayloadCodec = {
-      encode: (ps) =>
+      encode: (ps, context) =>
         client.encode(
           ps.map((p) => ({ ...p, metadata: { ...p.metadata, encoding: Buffer.from('binary/protobuf') } })),
+          context,
         ),
-      decode: (ps) => client.decode(ps),
+      decode: (ps, context) => client.decode(ps, context),
     };
     await clientWith(relabel).workflow.getHandle(id).signal(shopDoneSignal.name, { shopId: 'x' });
     await resumeJob(ops, input.jobId);
@@ -115,8 +116,10 @@ describe('attack: hostile payloads never fail a workflow task', () => {
 
   it('a key scoped to seller s1 naming tokenRef s2: refused (shop_not_granted)', async () => {
     const codec = clientCodec('seller-s1', { sellers: ['s1'] });
+    const job: SerializationContext = { type: 'workflow', namespace: 'default', workflowId: 'bulk:s' };
     const [decoded] = await workerCodec.decode(
-      await codec.encode(dataConverterPayload({ sellerId: 's1', tokenRef: 's2' })),
+      await codec.encode(dataConverterPayload({ sellerId: 's1', tokenRef: 's2' }), job),
+      job,
     );
     const value = JSON.parse(Buffer.from(decoded!.data!).toString());
     expect(value[REFUSED_FIELD]).toEqual({
@@ -125,7 +128,8 @@ describe('attack: hostile payloads never fail a workflow task', () => {
     });
     // The same key on its own seller's tokens passes.
     const [own] = await workerCodec.decode(
-      await codec.encode(dataConverterPayload({ sellerId: 's1', tokenRef: 's1' })),
+      await codec.encode(dataConverterPayload({ sellerId: 's1', tokenRef: 's1' }), job),
+      job,
     );
     expect(JSON.parse(Buffer.from(own!.data!).toString())).toEqual({ sellerId: 's1', tokenRef: 's1' });
   });

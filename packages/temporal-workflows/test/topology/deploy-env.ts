@@ -27,7 +27,12 @@ export type DeployEnvFile =
 export const NATIVE_OVERRIDES: Record<DeployEnvFile, readonly string[]> = {
   'postgresql.env': [],
   'temporal-persistence.env': ['POSTGRES_SEEDS', 'DB_PORT'],
-  'temporal-server.env': ['BIND_ON_IP', 'DYNAMIC_CONFIG_FILE_PATH', 'FRONTEND_GRPC_PORT'],
+  'temporal-server.env': [
+    'BIND_ON_IP',
+    'DYNAMIC_CONFIG_FILE_PATH',
+    'FRONTEND_GRPC_PORT',
+    'PROMETHEUS_ENDPOINT',
+  ],
   'temporal-server-tls.env': [
     'TEMPORAL_TLS_FRONTEND_CERT',
     'TEMPORAL_TLS_FRONTEND_KEY',

@@ -27,7 +27,7 @@ const SERVER_VERSION = /SELLING_KIT_TEMPORAL_SERVER_VERSION:-([\d.]+)/.exec(
 )?.[1];
 
 /** A tool's path: the variable the set-up exports, else where the set-up caches it. */
-function tool(variable: string, cached?: string): string {
+export function tool(variable: string, cached?: string): string {
   const cache = process.env.SELLING_KIT_CACHE ?? join(homedir(), '.cache/selling-kit');
   const path = process.env[variable] || (cached && join(cache, cached));
   if (!path || !existsSync(path))
@@ -72,7 +72,7 @@ async function script(name: string, env: Record<string, string>, timeoutMs: numb
 }
 
 /** The schema tool, the server module's source (schema files), the server and the `temporal` CLI. */
-function temporalTools() {
+export function temporalTools() {
   return {
     server: tool('SELLING_KIT_TEMPORAL_SERVER_BIN', `temporal-server-${SERVER_VERSION}/server`),
     sqlTool: tool('SELLING_KIT_TEMPORAL_SQL_TOOL', `temporal-server-${SERVER_VERSION}/sql`),
@@ -143,6 +143,7 @@ export async function startTemporalCluster(): Promise<TemporalCluster> {
         BIND_ON_IP: '127.0.0.1',
         DYNAMIC_CONFIG_FILE_PATH: join(REPO_ROOT, 'deploy/temporal/dynamicconfig/development-sql.yaml'),
         FRONTEND_GRPC_PORT: grpcPort,
+        PROMETHEUS_ENDPOINT: `127.0.0.1:${await freePort()}`,
       },
       { ...ports, POSTGRES_PWD: roles.temporal.password },
     );

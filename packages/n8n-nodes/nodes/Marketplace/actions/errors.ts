@@ -8,10 +8,26 @@ import { LocalValidationError, SellingApiError, type RuleViolation } from '@sell
 import { labelMessage, labelOf } from './products/labels';
 
 const speaksLabels = (node?: INode) => (node?.typeVersion ?? 1) >= 2;
+const speaksFixes = (node?: INode) => (node?.typeVersion ?? 1) >= 3;
+
+/**
+ * Version 3: a hashtag refused as another brand's says how to fix it — "Description: Hashtag(s) #gucci
+ * (Gucci) name another brand than the item's "Nike"; remove #gucci, or set Brand to Gucci". Any other
+ * message is returned as it is.
+ */
+export function withFix(message: string): string {
+  if (!/another brand/.test(message)) return message;
+  const tags = [...message.matchAll(/#([^\s,()]+) \(([^)]+)\)/g)];
+  if (tags.length === 0) return message;
+  const names = tags.map((t) => `#${t[1]}`).join(', ');
+  const fix = tags.length === 1 ? `remove ${names}, or set Brand to ${tags[0]![2]}` : `remove ${names}`;
+  return `Description: ${message.replace(/\.$/, '')}; ${fix}`;
+}
+const say = (node: INode | undefined, message: string) => (speaksFixes(node) ? withFix(message) : message);
 
 /** One violation in the form's words, then what a developer needs: "Price (price_amount): …, code validation". */
 const violationLine = (v: RuleViolation) =>
-  `${labelMessage(v.message, v.field)} — field ${labelOf(v.field)} (${v.field}), rule "${v.rule}", code ${v.code}`;
+  `${labelMessage(v.message, v.field)} — field ${labelOf(v.field)} (${v.field}), rule "${v.rule}", code ${v.code}.`;
 
 /** An API error's message in the form's words (the service names the fields by their wire names). */
 const apiMessage = (error: SellingApiError) => labelMessage(error.message);
@@ -28,7 +44,7 @@ export function toNodeError(
     if (labels) {
       const failure = new NodeOperationError(
         node,
-        first ? labelMessage(first.message, first.field) : error.message,
+        say(node, first ? labelMessage(first.message, first.field) : error.message),
         {
           itemIndex,
           description: [...error.violations.map(violationLine), 'Nothing was sent to the marketplace.'].join(
@@ -61,7 +77,7 @@ export function toNodeError(
     const failure = new NodeApiError(node, details as JsonObject, {
       itemIndex,
       httpCode: error.status ? String(error.status) : undefined,
-      message: labels ? apiMessage(error) : `${error.code}: ${error.message}`,
+      message: labels ? say(node, apiMessage(error)) : `${error.code}: ${error.message}`,
       description: labels
         ? [`Code ${error.code}${error.status ? `, HTTP ${error.status}` : ''}`, errorIdLine]
             .filter(Boolean)
@@ -84,14 +100,14 @@ export function errorJson(error: unknown, node?: INode): JsonObject {
   if (error instanceof LocalValidationError) {
     const first = error.violations[0];
     return {
-      error: labels && first ? labelMessage(first.message, first.field) : error.message,
+      error: labels && first ? say(node, labelMessage(first.message, first.field)) : error.message,
       code: error.code,
       violations: error.violations.map((v) => ({ ...v, label: labelOf(v.field) })) as unknown as JsonObject[],
     };
   }
   if (error instanceof SellingApiError)
     return {
-      error: labels ? apiMessage(error) : error.message,
+      error: labels ? say(node, apiMessage(error)) : error.message,
       code: error.code,
       errorId: error.errorId ?? null,
       status: error.status ?? null,

@@ -26,6 +26,9 @@ export const resources: Record<string, { operations: Record<string, OperationMod
   pricing,
 };
 
+/** The value n8n gives the "Custom API Call" it adds to the Resource and Operation lists. */
+export const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
+
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
   const items = this.getInputData();
   const client = await createNodeClient(this);
@@ -35,6 +38,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
     const operation = this.getNodeParameter('operation', i) as string;
     const op = resources[resource]?.operations[operation];
     try {
+      if (resource === CUSTOM_API_CALL || operation === CUSTOM_API_CALL)
+        throw new NodeOperationError(
+          this.getNode(),
+          "Custom API Call runs in n8n's HTTP Request node: add one and choose Authentication → Predefined Credential Type → Marketplace API (or Marketplace OAuth2 API)",
+          { itemIndex: i },
+        );
       if (!op)
         throw new NodeOperationError(
           this.getNode(),
@@ -45,7 +54,14 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
         out.push({ json, pairedItem: { item: i } });
     } catch (error) {
       if (this.continueOnFail()) {
-        out.push({ json: errorJson(error, this.getNode()), pairedItem: { item: i } });
+        // With "Continue (using error output)" n8n routes an item by its `error` (the json alone,
+        // carrying more than `error`, would stay on the success output); plain Continue keeps the json.
+        const toErrorOutput = this.getNode().onError === 'continueErrorOutput';
+        out.push({
+          json: errorJson(error, this.getNode()),
+          ...(toErrorOutput ? { error: toNodeError(this.getNode(), error, i) } : {}),
+          pairedItem: { item: i },
+        });
         continue;
       }
       throw toNodeError(this.getNode(), error, i);

@@ -10,6 +10,7 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import {
   AUTH_ID_FIELD,
   AUTH_MAC_FIELD,
+  AUTH_TO_FIELD,
   payloadMac,
   type ClientCredential,
 } from '@selling-kit/temporal-workflows/payload-auth';
@@ -81,8 +82,11 @@ function decodePayload(buf: Buffer): { metadata: Record<string, Buffer>; data: B
   return { metadata, data };
 }
 
-/** A JSON value as a payload: sealed and signed with the client credential, or plain without one. */
-export function encodeValue(value: unknown, client?: ClientCredential): JsonPayload {
+/**
+ * A JSON value as a payload for workflow `to` (the worker refuses it in any other workflow): sealed and
+ * signed with the client credential, or plain without one.
+ */
+export function encodeValue(value: unknown, client: ClientCredential | undefined, to: string): JsonPayload {
   const json = utf8(JSON.stringify(value));
   if (!client) return { metadata: { encoding: b64(utf8('json/plain')) }, data: b64(json) };
   const encoding = utf8('json/plain');
@@ -90,7 +94,8 @@ export function encodeValue(value: unknown, client?: ClientCredential): JsonPayl
     {
       encoding,
       [AUTH_ID_FIELD]: utf8(client.clientId),
-      [AUTH_MAC_FIELD]: payloadMac(client.clientKey, client.clientId, encoding, json),
+      [AUTH_TO_FIELD]: utf8(to),
+      [AUTH_MAC_FIELD]: payloadMac(client.clientKey, client.clientId, to, encoding, json),
     },
     json,
   );

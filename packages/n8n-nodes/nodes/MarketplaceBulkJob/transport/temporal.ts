@@ -155,7 +155,11 @@ export class TemporalHttp {
       ...(options.executionTimeout ? { workflowExecutionTimeout: options.executionTimeout } : {}),
       ...(input === undefined
         ? {}
-        : { input: { payloads: [encodeValue(input, this.settings.client)] } as unknown as IDataObject }),
+        : {
+            input: {
+              payloads: [encodeValue(input, this.settings.client, workflowId)],
+            } as unknown as IDataObject,
+          }),
       ...(options.searchAttributes ? { searchAttributes: { indexedFields: options.searchAttributes } } : {}),
     });
     return res;

@@ -225,7 +225,11 @@ type Collection = Record<string, IDataObject[] | undefined>;
 
 /** The wire fields of item `i`'s Additional Fields; untouched entries send nothing. */
 export function additionalBody(this: IExecuteFunctions, i: number): IDataObject {
-  const extra = this.getNodeParameter('extraFields', i, {}) as IDataObject;
+  return additionalWireFields(this.getNodeParameter('extraFields', i, {}) as IDataObject);
+}
+
+/** The wire fields of a collection holding Additional Fields' entries (also Update's Update Fields). */
+export function additionalWireFields(extra: IDataObject): IDataObject {
   const body: IDataObject = {};
   for (const key of ['discount_price', 'international_shipping_cost'] as const) {
     const value = String(extra[key] ?? '').trim();

@@ -1,6 +1,8 @@
 // Product → Create. Version 2 returns the listing as a read gives it (with its public `url` and its
-// status as a word) and says when the brand typed was not recognised; version 1 returns the create
-// answer (product ID, slug, SKU) as it always did.
+// status as a word) and says when the brand typed was not recognised; version 3 refuses that brand
+// before sending (unless told not to), fills in the shop's currency and country, and suggests product
+// types when the service refuses one; version 1 returns the create answer (product ID, slug, SKU) as
+// it always did.
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type {
   ProductCreateOrUpdateResponse,
@@ -8,6 +10,8 @@ import type {
   SellingClient,
 } from '@selling-kit/api-client/client';
 import { brandNotice, explainBrandRefusal } from './brand';
+import { explainProductType } from './catalogue';
+import { prepareListing } from './prepareListing';
 import { listingBody, listingFieldsWith, nodeVersion } from './listingFields';
 import { productOutput } from './output';
 
@@ -29,15 +33,17 @@ export async function execute(
   client: SellingClient,
 ): Promise<IDataObject> {
   const sku = String(this.getNodeParameter('newSku', i, '') ?? '').trim();
-  const body = { ...(sku ? { sku } : {}), ...listingBody.call(this, i) } as unknown as ProductCreateRequest;
+  let body = { ...(sku ? { sku } : {}), ...listingBody.call(this, i) } as unknown as ProductCreateRequest;
   if (nodeVersion(this) < 2) return (await client.products.create(body)) as unknown as IDataObject;
+  if (nodeVersion(this) >= 3)
+    body = (await prepareListing(this, i, client, body as unknown as IDataObject)) as ProductCreateRequest;
 
   const typedBrand = String(body.brand_name ?? '');
   let created: ProductCreateOrUpdateResponse;
   try {
     created = await client.products.create(body);
   } catch (error) {
-    throw explainBrandRefusal(error, typedBrand);
+    throw explainProductType(explainBrandRefusal(error, typedBrand), body.product_type, body.department);
   }
   const notices: string[] = [];
   let record: IDataObject;

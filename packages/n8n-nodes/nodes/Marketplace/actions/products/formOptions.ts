@@ -67,3 +67,19 @@ export const COUNTRY_OPTIONS: INodePropertyOptions[] = MARKETS.map((m) => ({
 export const CURRENCY_OPTIONS: INodePropertyOptions[] = [...new Set(MARKETS.map((m) => m.currency))]
   .map((code) => ({ name: `${CURRENCY_NAMES[code] ?? code} (${code})`, value: code }))
   .sort((a, b) => a.name.localeCompare(b.name));
+
+/**
+ * Version 3's Currency and Country start at the shop's own (F9): the value the node resolves when the
+ * item runs, from the seller's country (seller details) and that market's currency (LISTING_MARKETS).
+ */
+export const SHOP_DEFAULT = 'shop';
+export const SHOP_CURRENCY_OPTION: INodePropertyOptions = {
+  name: "Shop's Currency",
+  value: SHOP_DEFAULT,
+  description: "The currency of the shop's market (e.g. GBP for a shop in the United Kingdom)",
+};
+export const SHOP_COUNTRY_OPTION: INodePropertyOptions = {
+  name: "Shop's Country",
+  value: SHOP_DEFAULT,
+  description: "The shop's own country (its seller details)",
+};

@@ -31,7 +31,16 @@ export const description: INodeProperties[] = [
     default: true,
     description: 'Whether to return a simplified version of the response instead of the raw data',
     hint: 'Simplified: ID, SKU, slug, URL, status, description, price, currency, quantity, brand, boosted, updated',
-    displayOptions: { show: { '@version': [{ _cnd: { gte: 2 } }] } },
+    displayOptions: { show: { '@version': [2] } },
+  },
+  {
+    displayName: 'Simplify',
+    name: 'simplify',
+    type: 'boolean',
+    default: true,
+    description: 'Whether to return a simplified version of the response instead of the raw data',
+    hint: 'Simplified: ID, SKU, slug, URL, main picture, status, description, price, currency, quantity, brand, boosted, updated',
+    displayOptions: { show: { '@version': [{ _cnd: { gte: 3 } }] } },
   },
   filtersField([
     { displayName: 'Created After', name: 'from_created_date', type: 'dateTime', default: '' },
@@ -67,5 +76,6 @@ export async function execute(
   );
   if (!isV2(this)) return products as unknown as IDataObject[];
   const simplify = this.getNodeParameter('simplify', i, true) as boolean;
-  return products.map((p) => (simplify ? simplifiedProduct(p) : productOutput(p)));
+  const withPicture = Number(this.getNode().typeVersion) >= 3;
+  return products.map((p) => (simplify ? simplifiedProduct(p, withPicture) : productOutput(p)));
 }

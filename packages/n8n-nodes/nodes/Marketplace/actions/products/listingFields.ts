@@ -13,6 +13,13 @@ import { MAX_PICTURES } from '@selling-kit/api-client/core';
 import { compact, CONDITIONS, DEPARTMENTS, jsonObject, optionsOf } from '../common';
 import { additionalBody, additionalFields, rawJsonOptions, rawJsonFields } from './additionalFields';
 import { CONDITION_OPTIONS, COUNTRY_OPTIONS, CURRENCY_OPTIONS, DEPARTMENT_OPTIONS } from './formOptions';
+import {
+  brandField,
+  countryField,
+  currencyField,
+  failOnUnknownBrandOption,
+  productTypeField,
+} from './catalogueFields';
 import { label } from './labels';
 
 /** Shows `fields` only on the node versions `versions` names. */
@@ -26,9 +33,10 @@ function onVersions(
   }));
 }
 const V1 = { '@version': [1] };
-const V2_ON = { '@version': [{ _cnd: { gte: 2 } }] };
+const V2 = { '@version': [2] };
+const V3_ON = { '@version': [{ _cnd: { gte: 3 } }] };
 
-/** The node version item `i` runs with (2 and later speak the typed form). */
+/** The node version item `i` runs with (2 and later speak the typed form, 3 adds the catalogue). */
 export const nodeVersion = (ctx: IExecuteFunctions): number => ctx.getNode().typeVersion;
 
 const listingFieldsV1: INodeProperties[] = [
@@ -236,17 +244,52 @@ const requiredFieldsV2: INodeProperties[] = [
 ];
 
 /**
- * The listing fields of both versions. `beforeOptional` (create's SKU) goes after version 2's required
- * fields and before its optional part, and first in version 1 as it always was.
+ * Version 3: version 2's form with Department before the Product Type it lists, Product Type and Brand
+ * from the catalogue, Currency and Country starting at the shop's, and Options → Fail If Brand Not
+ * Recognised (catalogueFields.ts).
+ */
+const V3_FIELD: Record<string, INodeProperties> = {
+  productType: { ...productTypeField(), required: true },
+  brandName: { ...brandField, required: true },
+  priceCurrency: { ...currencyField(true), required: true },
+  countryCode: { ...countryField(true), required: true },
+};
+const requiredFieldsV3: INodeProperties[] = (() => {
+  const fields = requiredFieldsV2.map((f) => V3_FIELD[f.name] ?? f);
+  const department = fields.find((f) => f.name === 'department')!;
+  const rest = fields.filter((f) => f !== department);
+  const at = rest.findIndex((f) => f.name === 'productType');
+  return [...rest.slice(0, at), department, ...rest.slice(at)];
+})();
+
+/** Version 3's Options: Raw JSON Fields and Fail If Brand Not Recognised. */
+export const listingOptionsV3: INodeProperties = {
+  ...rawJsonOptions,
+  options: [failOnUnknownBrandOption, ...(rawJsonOptions.options as INodeProperties[])],
+};
+
+/**
+ * The listing fields of every version. `beforeOptional` (create's SKU) goes after the typed form's
+ * required fields and before its optional part, and first in version 1 as it always was.
  */
 export function listingFieldsWith(beforeOptional: INodeProperties[] = []): INodeProperties[] {
   return [
     ...onVersions(V1, [...beforeOptional, ...listingFieldsV1]),
-    ...onVersions(V2_ON, [...requiredFieldsV2, ...beforeOptional, additionalFields, rawJsonOptions]),
+    ...onVersions(V2, [...requiredFieldsV2, ...beforeOptional, additionalFields, rawJsonOptions]),
+    ...onVersions(V3_ON, [...requiredFieldsV3, ...beforeOptional, additionalFields, listingOptionsV3]),
   ];
 }
 
 export const listingFields: INodeProperties[] = listingFieldsWith();
+
+/** A field of the typed form by its name, as version 2 defines it (Update's Update Fields reuse them). */
+export function formField(name: string): INodeProperties {
+  const field = requiredFieldsV2.find((f) => f.name === name);
+  if (!field) throw new Error(`the listing form has no field "${name}"`);
+  return { ...field };
+}
+
+export { money };
 
 /**
  * Picture URLs from whatever the Pictures field holds: its rows, and in any row (or instead of the

@@ -41,14 +41,20 @@ export function productOutput(record: object): IDataObject {
   return out;
 }
 
-/** Simplify: the few fields a workflow usually needs, in a stable order. */
-export function simplifiedProduct(record: object): IDataObject {
+/**
+ * Simplify: the few fields a workflow usually needs, in a stable order. `withPicture` (node version 3)
+ * adds `picture_url`, the main (first) picture, after `url`; version 2 keeps its fields as they were.
+ */
+export function simplifiedProduct(record: object, withPicture = false): IDataObject {
   const full = productOutput(record);
+  const pictures = (record as { pictures?: { url?: unknown }[] }).pictures;
+  if (withPicture && typeof pictures?.[0]?.url === 'string') full.picture_url = pictures[0].url;
   const keep = [
     'product_id',
     'sku',
     'slug',
     'url',
+    'picture_url',
     'status',
     'description',
     'price_amount',

@@ -20,15 +20,16 @@ const excerpt = (text: string, max: number) => {
 };
 
 /**
- * "Vintage black Nike tee, boxy fi… · 25.00 GBP · SKU TEE-1", plus the status when not on sale. The
- * title is cut short so that price and SKU still show in the editor's narrow dropdown.
+ * "SKU TEE-1 · Vintage black Nike tee, boxy fi… · 25.00 GBP", plus the status when not on sale. The SKU
+ * (or the ID) comes first: it is what tells rows apart, and the editor's narrow dropdown cuts the end
+ * of a row off; the title is cut short so the price still shows.
  */
 export function productLabel(p: Product): string {
   const status = statusWord(p.status);
   return [
+    p.sku ? `SKU ${p.sku}` : `ID ${p.product_id}`,
     excerpt(p.description || p.slug, TITLE_MAX),
     `${p.price_amount} ${p.price_currency}`,
-    p.sku ? `SKU ${p.sku}` : `ID ${p.product_id}`,
     ...(status === 'on sale' ? [] : [status]),
   ].join(' · ');
 }

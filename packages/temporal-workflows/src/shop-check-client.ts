@@ -1,0 +1,55 @@
+// Asking the worker about a shop before a job (issue 27 §6): a client host holds no shop secret, so the
+// check that a shop's key works runs where the key is (workflows/shop-check.ts). `selling-kit bulk` calls
+// it for every shop it names; an answer of `ok: false` says why in words (code, message), a task queue no
+// worker serves says that instead of hanging.
+import { randomUUID } from 'node:crypto';
+import { TimeoutFailure, WorkflowFailedError, type Client } from '@temporalio/client';
+import type { Duration } from '@temporalio/common';
+import {
+  DEFAULT_TASK_QUEUE,
+  shopCheckWorkflowId,
+  type ShopCheckInput,
+  type ShopCheckResult,
+} from './contract.ts';
+import { shopCheckWorkflow } from './workflows/shop-check.ts';
+
+/** How long a check may wait for a worker and the API's answer. */
+export const SHOP_CHECK_TIMEOUT: Duration = '45 seconds';
+
+/** No worker answered, or the worker refused the question (another client key's shop). */
+export class ShopCheckError extends Error {
+  readonly reason: 'no_worker' | 'refused';
+  constructor(message: string, reason: 'no_worker' | 'refused') {
+    super(message);
+    this.name = 'ShopCheckError';
+    this.reason = reason;
+  }
+}
+
+export async function checkShop(
+  client: Client,
+  input: ShopCheckInput,
+  opts: { taskQueue?: string; timeout?: Duration } = {},
+): Promise<ShopCheckResult> {
+  const taskQueue = opts.taskQueue ?? DEFAULT_TASK_QUEUE;
+  const timeout = opts.timeout ?? SHOP_CHECK_TIMEOUT;
+  try {
+    return await client.workflow.execute(shopCheckWorkflow, {
+      taskQueue,
+      workflowId: shopCheckWorkflowId(input.shopId, randomUUID().slice(0, 8)),
+      args: [input],
+      workflowExecutionTimeout: timeout,
+    });
+  } catch (e) {
+    if (!(e instanceof WorkflowFailedError)) throw e;
+    if (e.cause instanceof TimeoutFailure)
+      throw new ShopCheckError(
+        `no selling-kit worker on task queue ${taskQueue} checked shop "${input.shopId}" within ${String(timeout)}: start one with \`selling-kit worker\``,
+        'no_worker',
+      );
+    let message = e.message;
+    for (let c = e.cause as Error | undefined; c; c = c.cause as Error | undefined)
+      if (c.message) message = c.message;
+    throw new ShopCheckError(`the worker refused to check shop "${input.shopId}": ${message}`, 'refused');
+  }
+}
