@@ -19,6 +19,24 @@ export function brandNotice(typed: string, matched: unknown): string | undefined
 }
 
 /**
+ * The same refusal in clearer words: its code, status, error id, request id and attempts kept, the API's
+ * own error as the cause (so a user's error id still finds it in the marketplace's logs).
+ */
+export function reworded(error: SellingApiError, message: string): ValidationError {
+  const explained = new ValidationError({
+    status: error.status,
+    code: error.code,
+    errorId: error.errorId,
+    operationId: error.operationId,
+    requestId: error.requestId,
+    cause: error,
+    message,
+  });
+  explained.attempts = error.attempts;
+  return explained;
+}
+
+/**
  * A hashtag refused as another brand because the typed brand became unbranded: the same error (code,
  * status, error id kept) whose message starts with the reason. Any other error is returned as it is.
  */
@@ -30,17 +48,9 @@ export function explainBrandRefusal(error: unknown, typed: string): unknown {
     !new RegExp(`\\b${UNBRANDED}\\b`, 'i').test(error.message)
   )
     return error;
-  const explained = new ValidationError({
-    status: error.status,
-    code: error.code,
-    errorId: error.errorId,
-    operationId: error.operationId,
-    requestId: error.requestId,
-    cause: error,
-    message:
-      `Brand "${typed}" was not recognised, so the marketplace lists the item as unbranded and refuses ` +
+  return reworded(
+    error,
+    `Brand "${typed}" was not recognised, so the marketplace lists the item as unbranded and refuses ` +
       `brand hashtags. Use the brand's exact name or remove the tag (${error.message})`,
-  });
-  explained.attempts = error.attempts;
-  return explained;
+  );
 }

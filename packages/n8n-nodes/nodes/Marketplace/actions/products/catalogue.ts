@@ -10,10 +10,10 @@ import {
   productTypesOf,
   recogniseBrand,
   SellingApiError,
-  ValidationError,
 } from '@selling-kit/api-client/core';
 import { DEPARTMENT_OPTIONS } from './formOptions';
 import { label } from './labels';
+import { reworded } from './brand';
 
 /** Options → the switch's name, and its default (on: an unknown brand fails the item). */
 export const FAIL_ON_UNKNOWN_BRAND = 'failOnUnknownBrand';
@@ -55,18 +55,10 @@ export function explainProductType(error: unknown, productType: string, departme
     return error;
   const types = productTypesOf(department);
   if (types.length === 0 || types.includes(productType)) return error;
-  const explained = new ValidationError({
-    status: error.status,
-    code: error.code,
-    errorId: error.errorId,
-    operationId: error.operationId,
-    requestId: error.requestId,
-    cause: error,
-    message:
-      `${label('product_type')} "${productType}" does not exist in ${label('department')} ` +
+  return reworded(
+    error,
+    `${label('product_type')} "${productType}" does not exist in ${label('department')} ` +
       `"${departmentName(department)}"${didYouMean(closeMatches(productType, types)) || '.'} ` +
       `Product types there: ${types.join(', ')}.`,
-  });
-  explained.attempts = error.attempts;
-  return explained;
+  );
 }
