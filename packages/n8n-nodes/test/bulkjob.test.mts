@@ -332,7 +332,7 @@ describe('Marketplace Bulk Job node, version 2', () => {
   it('says so when no worker serves the task queue', async () => {
     const { fns } = mock({}, { taskQueue: 'nobody-listens-here' });
     await expect(new MarketplaceBulkJob().methods.loadOptions.getShops.call(fns)).rejects.toThrow(
-      'No selling-kit worker answered on task queue "nobody-listens-here" within 10s: start one (pnpm selling-kit dev), or check the credential\'s task queue',
+      'No selling-kit worker answered on task queue "nobody-listens-here" within 10s: start one (on this machine: `selling-kit dev`), or check the credential\'s task queue',
     );
   }, 60_000);
 

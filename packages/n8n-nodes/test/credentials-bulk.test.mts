@@ -15,6 +15,7 @@ import { MarketplaceTemporalApi } from '../credentials/MarketplaceTemporalApi.cr
 import { BASE_URLS, BASE_URL_EXPRESSION, resolveBaseUrl } from '../credentials/environments.ts';
 import { MarketplaceTrigger } from '../nodes/MarketplaceTrigger/MarketplaceTrigger.node.ts';
 import { MarketplaceBulkJob } from '../nodes/MarketplaceBulkJob/MarketplaceBulkJob.node.ts';
+import { TemporalHttp } from '../nodes/MarketplaceBulkJob/transport/temporal.ts';
 import {
   INLINE_FEED_MAX_BYTES,
   INLINE_START_BUDGET_BYTES,
@@ -328,11 +329,23 @@ describe('the Bulk Job node description', () => {
     expect(wait.description).toMatch(/^Whether/);
   });
 
-  it('says Temporal and a worker must run, with the line that starts both', () => {
+  it("says what it runs on, in the user's words (no developer command, no simulator)", () => {
     const notice = description.properties.find((p) => p.name === 'setupNotice')!;
     expect(notice.type).toBe('notice');
-    expect(notice.displayName).toMatch(/pnpm selling-kit dev/);
+    expect(notice.displayName).toMatch(/Temporal and a selling-kit worker, which holds the shops' API keys/);
+    expect(notice.displayName).not.toMatch(/pnpm|simulator|repository/);
     expect(notice.displayOptions).toBeUndefined(); // both versions, every operation
+  });
+
+  it('with no worker answering: the developer command for a credential on this machine only', () => {
+    const hint = (url: string) =>
+      new TemporalHttp({} as never, { url, namespace: 'default', taskQueue: 'q', clientCertificate: false })
+        .noWorkerHint;
+    expect(hint('http://127.0.0.1:7243')).toMatch(/on this machine: `selling-kit dev`/);
+    expect(hint('http://localhost:7243')).toMatch(/on this machine/);
+    expect(hint('https://temporal.internal:7243')).toBe(
+      "ask whoever runs your selling-kit deployment to start one, or check the credential's task queue",
+    );
   });
 
   it("carries inline feeds up to the worker's limit; many shops start fewer at once as the feed grows", () => {

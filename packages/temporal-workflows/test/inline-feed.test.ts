@@ -149,6 +149,58 @@ describe('inline feeds and the shop directory on a real worker', () => {
     expect(products(env, shop.sellerId, 'IJ')[0]!.pictures).toHaveLength(2);
   });
 
+  it("items in the action node's own output shape (Get Many → Bulk Job, no mapping step) list as they read", async () => {
+    const shop = env.shop('in-shape');
+    // A listing as the Marketplace node outputs it: the API's read model (`brand`, pictures with their
+    // sizes, ids, times), plus the node's `url`, `status` word and `status_code`.
+    const output = (sku: string) => ({
+      sku,
+      product_id: 9_000_001,
+      slug: `vintage-tee-${sku.toLowerCase()}`,
+      url: `https://marketplace.example/products/vintage-tee-${sku.toLowerCase()}/`,
+      status: 'on sale',
+      status_code: 'STATUS_ONSALE',
+      description: 'Vintage tee #nike',
+      price_amount: '20.00',
+      price_currency: 'GBP',
+      current_price: '20.00',
+      quantity: 1,
+      national_shipping_cost: '3.50',
+      pictures: [
+        { url: `https://img.example/${sku}-1.jpg`, width: 1280, height: 1280 },
+        { url: `https://img.example/${sku}-2.jpg`, width: 1280, height: 1280 },
+      ],
+      department: 'menswear',
+      product_type: 'tshirts',
+      condition: 'used_good',
+      brand: 'Nike',
+      colour: [],
+      style: [],
+      age: [],
+      source: [],
+      attributes: {},
+      address: { country_code: 'GB' },
+      is_boosted: false,
+      created_at: '2026-11-20T10:00:00.000Z',
+      updated_at: '2026-11-20T10:00:00.000Z',
+    });
+    expect(fromCells(output('SH-0'))).toMatchObject({
+      brand_name: 'Nike',
+      pictures: [{ url: 'https://img.example/SH-0-1.jpg' }, { url: 'https://img.example/SH-0-2.jpg' }],
+    });
+    const items = ['SH-1', 'SH-2'].map(output);
+    const input = job(env, shop, 'n8n:input-items (2)', {
+      feed: { path: 'n8n:input-items (2)', format: 'ndjson', content: ndjson(items), cells: true },
+    });
+    const result = await (await startBulkJob(env.client, input, env.taskQueue)).result();
+    expect(result).toMatchObject({ state: 'finished', total: 2, done: 2, failed: 0 });
+    const listed = products(env, shop.sellerId, 'SH');
+    expect(listed.map((p) => [p.sku, p.brand, p.pictures.length]).sort()).toEqual([
+      ['SH-1', 'Nike', 2],
+      ['SH-2', 'Nike', 2],
+    ]);
+  });
+
   it('a job for many shops hands the inline feed to each shop, a few at a time', async () => {
     const [a, b, c] = [env.shop('in-b'), env.shop('in-c'), env.shop('in-d')];
     const content = [HEADER, row('IM-1'), row('IM-2', 1)].join('\n') + '\n';

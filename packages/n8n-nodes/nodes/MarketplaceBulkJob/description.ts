@@ -27,7 +27,7 @@ const FEED_PATH = {
 export const properties: INodeProperties[] = [
   {
     displayName:
-      "Needs a Temporal server and a selling-kit worker: the worker holds the shops' API keys and sends the requests. To run both on this machine: pnpm selling-kit dev (in the selling-kit repository) starts Temporal, the simulator and a worker. The credential's HTTP API URL is Temporal's HTTP port.",
+      "Runs on your selling-kit deployment: Temporal and a selling-kit worker, which holds the shops' API keys and sends the requests. The credential holds Temporal's HTTP API address and the client key your deployment's operator issued.",
     name: 'setupNotice',
     type: 'notice',
     default: '',

@@ -43,7 +43,7 @@ async function readPage(
   if (closed.status === 'timed_out')
     throw new NodeOperationError(
       node,
-      `No selling-kit worker read the report of job ${input.jobId} on task queue "${temporal.taskQueue}" within ${JOB_REPORT_TIMEOUT}: start one (pnpm selling-kit dev), or check the credential's task queue`,
+      `No selling-kit worker read the report of job ${input.jobId} on task queue "${temporal.taskQueue}" within ${JOB_REPORT_TIMEOUT}: ${temporal.noWorkerHint}`,
       { itemIndex },
     );
   if (closed.status !== 'completed')

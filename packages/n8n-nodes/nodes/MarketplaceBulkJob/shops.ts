@@ -35,7 +35,7 @@ export async function getShops(this: ILoadOptionsFunctions): Promise<INodeProper
   if (closed.status === 'timed_out')
     throw new NodeOperationError(
       node,
-      `No selling-kit worker answered on task queue "${temporal.taskQueue}" within ${SHOP_DIRECTORY_TIMEOUT}: start one (pnpm selling-kit dev), or check the credential's task queue`,
+      `No selling-kit worker answered on task queue "${temporal.taskQueue}" within ${SHOP_DIRECTORY_TIMEOUT}: ${temporal.noWorkerHint}`,
     );
   if (closed.status !== 'completed')
     throw new NodeOperationError(node, `The worker could not list its shops: ${closed.message}`);

@@ -282,7 +282,28 @@ export function fromCells(record: unknown): unknown {
     if (typeof value === 'string') cells[key] = value;
     else if (value !== null && value !== undefined) values[key] = value;
   }
-  return { ...rowToBody(cells), ...values };
+  return asWritten({ ...rowToBody(cells), ...values });
+}
+
+/**
+ * A listing as the Marketplace node reads it, as a listing to write (Get Many → Bulk Job with no mapping
+ * step, issue 24): the read model's `brand` is the write's `brand_name` (unless that is given), and a
+ * picture read back as `{ url, width, height }` is written as its `url`. Other read-only fields (ids,
+ * times, `status`, `url`) go as they are: the API ignores what it does not take.
+ */
+function asWritten(body: Record<string, unknown>): Record<string, unknown> {
+  const { brand, ...rest } = body;
+  const out: Record<string, unknown> =
+    typeof brand === 'string' && brand.trim() && rest.brand_name === undefined
+      ? { ...rest, brand_name: brand.trim() }
+      : body;
+  if (Array.isArray(out.pictures))
+    out.pictures = out.pictures.map((p: unknown) =>
+      p && typeof p === 'object' && typeof (p as { url?: unknown }).url === 'string'
+        ? { url: (p as { url: string }).url }
+        : p,
+    );
+  return out;
 }
 
 /** One record per non-blank line; a line that is not JSON is a malformed record naming its line. */

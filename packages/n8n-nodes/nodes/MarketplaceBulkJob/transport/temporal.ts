@@ -104,6 +104,23 @@ export class TemporalHttp {
     return this.settings.taskQueue;
   }
 
+  /**
+   * What to do when no worker answers, in the user's words: the developer's command only when the
+   * credential points at this machine (a local stack); otherwise the deployment's operator starts one.
+   */
+  get noWorkerHint(): string {
+    let host = '';
+    try {
+      host = new URL(this.settings.url).hostname;
+    } catch {
+      // an unparsable URL was refused when the credential was read
+    }
+    const local = host === 'localhost' || host === '::1' || host === '[::1]' || host.startsWith('127.');
+    return local
+      ? "start one (on this machine: `selling-kit dev`), or check the credential's task queue"
+      : "ask whoever runs your selling-kit deployment to start one, or check the credential's task queue";
+  }
+
   private async call(
     method: IHttpRequestMethods,
     path: string,
