@@ -2,21 +2,29 @@
 // listings, the Bulk Job node (version 2, Feed Source: Input Items) sends them to a real Temporal server
 // where a real selling-kit worker lists them into the simulator — no file shared between n8n and the
 // worker. The Shops list is asked from the worker through n8n's own options endpoint; the job's report
-// comes back as one item per listing, read by the worker from its job store.
+// comes back as one item per listing, read by the worker from its job store. And Get Many → Bulk Job with
+// no mapping step: the action node's own output (raw) lists as it reads on another shop.
 import { randomUUID } from 'node:crypto';
 import { DEMO } from '@selling-kit/simulator';
+import { addShop, type TestShop } from '@selling-kit/simulator/testing';
 import { E2E_SETUP_MS, nodeOutput, useE2e } from './harness.mts';
 import { startTemporalStack, type TemporalStack } from '../helpers/temporal.mts';
-import { BULK, BULK_TYPE, runOnce } from './workflows.mts';
+import { ACTION, ACTION_TYPE, BULK, BULK_TYPE, demoShopCredential, runOnce } from './workflows.mts';
 
 const TEST_MS = 3 * 60_000;
 
 const e2e = useE2e('n8n-bulk-input-e2e.log');
 let stack: TemporalStack | undefined;
 let credential: { id: string; name: string };
+/** A second shop the worker holds a key for (Get Many → Bulk Job lists the demo shop's listings there). */
+let second: TestShop;
 
 beforeAll(async () => {
-  stack = await startTemporalStack({ demo: { baseUrl: e2e.sim.url, apiKey: DEMO.apiKey } });
+  second = addShop(e2e.sim, { username: `second-${randomUUID().slice(0, 6)}` });
+  stack = await startTemporalStack({
+    demo: { baseUrl: e2e.sim.url, apiKey: DEMO.apiKey },
+    second: second.credential,
+  });
   credential = await e2e.client.createCredential(
     'Selling-kit jobs (bulk input e2e)',
     BULK.credentialType,
@@ -41,7 +49,10 @@ describe('the Bulk Job node fed from input items, in n8n', () => {
           credentials: { marketplaceTemporalApi: credential },
         },
       );
-      expect(options).toEqual([{ name: 'demo', value: 'demo' }]);
+      expect(options).toEqual([
+        { name: 'demo', value: 'demo' },
+        { name: 'second', value: 'second' },
+      ]);
     },
     TEST_MS,
   );
@@ -91,6 +102,45 @@ describe('the Bulk Job node fed from input items, in n8n', () => {
           slug: expect.any(String),
         })),
       );
+    },
+    TEST_MS,
+  );
+
+  it(
+    "Get Many → Bulk Job, no mapping step: the action node's raw output lists on another shop as it reads",
+    async () => {
+      const jobId = `e2e-shape-${randomUUID().slice(0, 8)}`;
+      const shop = await demoShopCredential(e2e, `Demo shop (shape ${jobId})`);
+      const nodes = [
+        {
+          name: 'Get Many',
+          type: ACTION_TYPE,
+          typeVersion: 3,
+          parameters: { ...ACTION.listProducts(2), simplify: false },
+          credentials: { [ACTION.credentialType]: shop },
+        },
+        BULK.startNode(credential, 2, {
+          feedSource: 'inputItems',
+          shops: ['second'],
+          jobId,
+          maxWaitMinutes: 5,
+          waitOutput: 'listings',
+        }),
+      ];
+      const { execution } = await runOnce(e2e.client, 'e2e: get many to bulk job', nodes);
+      expect(execution.status).toBe('success');
+      const read = nodeOutput(execution, 'Get Many') as { sku: string; brand?: string }[];
+      expect(read).toHaveLength(2);
+      const lines = nodeOutput(execution, 'Bulk Job') as { sku: string; status: string }[];
+      expect(lines.map((l) => [l.sku, l.status])).toEqual(read.map((r) => [r.sku, 'ok']));
+      // Listed on the second shop with the brand and every picture the demo shop's listing has.
+      const demo = e2e.sim.world.sellers.get(DEMO.sellerId)!;
+      const target = e2e.sim.world.sellers.get(second.sellerId)!;
+      for (const { sku } of read) {
+        const source = demo.products.get(demo.skus.get(sku)!)!;
+        const copy = target.products.get(target.skus.get(sku)!)!;
+        expect([copy.brand, copy.pictures.length]).toEqual([source.brand, source.pictures.length]);
+      }
     },
     TEST_MS,
   );

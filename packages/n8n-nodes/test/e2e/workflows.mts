@@ -211,6 +211,8 @@ export const ACTION = {
       additionalFields: '{}',
     }),
   getProduct: (sku: string): Record<string, unknown> => product('get', { productKey: 'sku', sku }),
+  /** Get Many: the newest `limit` listings on sale. */
+  listProducts: (limit: number): Record<string, unknown> => product('getAll', { returnAll: false, limit }),
   patchProduct: (sku: string, priceAmount: string): Record<string, unknown> =>
     product('patch', {
       productKey: 'sku',
