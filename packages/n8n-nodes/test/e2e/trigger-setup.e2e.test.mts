@@ -139,16 +139,31 @@ describe('Marketplace Trigger set up in the editor (version 3)', () => {
           .getByRole('button', { name: /^Publish$/ })
           .first()
           .click();
+        // The editor may ask to confirm, and on a loaded machine the dialog can take seconds to show:
+        // wait for n8n to report the workflow active, confirming whenever the dialog is there (a fixed
+        // 5 s look for it lost a CI run: the dialog came later, the workflow stayed unpublished).
         const confirm = page
           .locator('.el-dialog:visible, [role="dialog"]:visible')
           .getByRole('button', { name: /^Publish$/ });
-        if (
-          await confirm
-            .first()
-            .isVisible({ timeout: 5_000 })
-            .catch(() => false)
-        )
-          await confirm.first().click();
+        await waitFor(
+          'the workflow published (active in n8n)',
+          async () => {
+            if (
+              await confirm
+                .first()
+                .isVisible()
+                .catch(() => false)
+            )
+              await confirm
+                .first()
+                .click({ timeout: 5_000 })
+                .catch(() => undefined);
+            const state = await e2e.client.api<{ active: boolean }>('GET', `/workflows/${workflowId}`);
+            return state.active ? true : undefined;
+          },
+          60_000,
+          500,
+        );
         await shot('4-published');
 
         // The node registered its URL with the marketplace on publishing.
