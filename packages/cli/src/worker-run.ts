@@ -28,6 +28,7 @@ import {
   workerEnvironment,
   type FeedPolicy,
   type WorkerEnvironment,
+  type WorkerQueues,
 } from '@selling-kit/temporal-workflows/worker';
 import type { Context } from './context.ts';
 import { CliError, EXIT } from './errors.ts';
@@ -63,6 +64,7 @@ export interface WorkerFlags {
   shutdownGraceTime?: string;
   tokenStore?: string;
   metricsAddress?: string;
+  queues?: string;
 }
 
 /** The worker's settings: flags over the environment (the one reader, worker-env.ts). */
@@ -77,6 +79,7 @@ const settings = (flags: WorkerFlags = {}): WorkerEnvironment =>
       shutdownGraceTime: { value: flags.shutdownGraceTime, name: '--shutdown-grace-time' },
     },
     metricsAddress: flags.metricsAddress,
+    queues: flags.queues,
   });
 
 /** A bad value is a usage error naming the flag or the variable it came from. */
@@ -108,6 +111,8 @@ export async function startWorker(
     tuning?: Partial<WorkerTuning>;
     tokenStore?: string;
     metricsAddress?: string;
+    /** The queues polled (worker-queues.ts): all by default. */
+    queues?: WorkerQueues;
     /**
      * Added to the feed policy the environment sets (SELLING_KIT_FEED_ROOTS…): `dev` gives its examples
      * folder and the working folder as roots, and plain http to loopback (its simulator, local files).
@@ -160,6 +165,7 @@ export async function startWorker(
       // SELLING_KIT_TRACING=otlp: spans to the OTLP collector (tracing.ts).
       tracing: tracingFromEnv('selling-kit-worker'),
       codec,
+      queues: options.queues,
       ...options.tuning,
     });
     return {
@@ -191,17 +197,24 @@ export async function run({ config, out }: Context, flags: WorkerFlags): Promise
   const fromFlags = settings(flags);
   const tuned = tuning(fromFlags);
   const metricsAddress = fromFlags.metricsAddress;
+  let queues: WorkerQueues;
+  try {
+    queues = fromFlags.queues();
+  } catch (e) {
+    throw new CliError('bad_flag', (e as Error).message, EXIT.usage);
+  }
   const { worker, close, jobStore } = await startWorker(config, undefined, {
     tuning: tuned,
     tokenStore: flags.tokenStore,
     metricsAddress,
+    queues,
   });
   stopOnSignals(worker, () =>
     out.info(`already stopping: in-flight activities get up to ${tuned.shutdownGraceTime} ms`),
   );
   if (metricsAddress) out.info(`metrics on http://${metricsAddress}/metrics`);
   out.info(
-    `worker on ${describeConnection(config.temporal())}, task queue ${config.taskQueue}, job store ${jobStore}; Ctrl-C stops it`,
+    `worker on ${describeConnection(config.temporal())}, task queue ${config.taskQueue}${queues === 'all' ? '' : ` (${queues} only)`}, job store ${jobStore}; Ctrl-C stops it`,
   );
   let code: number = EXIT.ok;
   try {

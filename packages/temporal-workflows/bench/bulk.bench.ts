@@ -9,6 +9,8 @@
 //   node packages/temporal-workflows/bench/bulk.bench.ts [--items 2000] [--shops 20] [--shop-items 600]
 //     [--sales 100] [--sale-gap-ms 150]   (sales on the 20 shops during their job, one every gap)
 //     [--inline-worker]   (the worker in the bench's own process instead of its own)
+//     [--sale-worker]     (the sale lane in a worker process of its own: SELLING_KIT_WORKER_QUEUES=jobs
+//                          and =sales, as deploy/README.md's "A worker for sales" runs it)
 // The worker runs as deployed: `worker-main` in a process of its own (SELLING_KIT_CREDENTIALS, a job
 // store folder, the bench's folder as its feed root). The simulators (standing in for the remote API)
 // and the clients stay in the bench's process, so their event loop is not the worker's.
@@ -349,14 +351,23 @@ type Keys = Map<string, { baseUrl: string; apiKey: string }>;
 async function processWorker(address: string, taskQueue: string, keys: Keys, dir: string) {
   const credentials = join(dir, 'credentials.json');
   writeFileSync(credentials, JSON.stringify(Object.fromEntries(keys)), { mode: 0o600 });
-  const worker = await spawnWorker({
+  const env = {
     TEMPORAL_ADDRESS: address,
     SELLING_KIT_TASK_QUEUE: taskQueue,
     SELLING_KIT_CREDENTIALS: credentials,
     SELLING_KIT_JOB_STORE: join(dir, 'jobs'),
     SELLING_KIT_FEED_ROOTS: dir, // the bench's feed files
-  });
-  return () => worker.stop();
+  };
+  const split = process.argv.includes('--sale-worker');
+  const workers = await Promise.all(
+    (split ? ['jobs', 'sales'] : ['all']).map((queues) =>
+      spawnWorker({ ...env, SELLING_KIT_WORKER_QUEUES: queues }),
+    ),
+  );
+  console.log(`  worker processes: ${split ? 'one for jobs, one for sales' : 'one for both queues'}`);
+  return async () => {
+    for (const w of workers) await w.stop();
+  };
 }
 
 /** The worker inside the bench's process (`--inline-worker`): shares its event loop with the simulators. */

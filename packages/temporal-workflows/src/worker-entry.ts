@@ -4,6 +4,7 @@
 // @temporalio/worker and its native core.
 export * from './worker.ts';
 export * from './worker-env.ts';
+export * from './worker-queues.ts';
 export * from './metrics.ts';
 // The job store a worker opens (SELLING_KIT_JOB_STORE) and its retention: the CLI's worker opens its own.
 export { jobRetentionDays, JOB_RETENTION_ENV, openJobStore } from './stores/open-job-store.ts';

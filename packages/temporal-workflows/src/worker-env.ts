@@ -9,6 +9,7 @@ import { CredentialsFileError, readCredentialsFile } from './credentials-file.ts
 import { METRICS_ADDRESS_ENV } from './metrics.ts';
 import { TUNING_ENV, workerTuning, type WorkerTuning } from './worker-tuning.ts';
 import { JOB_STORE_ENV } from './stores/job-store.ts';
+import { WORKER_QUEUES, type WorkerQueues } from './worker-queues.ts';
 import type { Credential, CredentialStore, ShopNames } from './activities/index.ts';
 import { feedPolicyFromEnv, type FeedPolicy } from './activities/feed-policy.ts';
 
@@ -24,10 +25,22 @@ type TuningKey = keyof typeof TUNING_ENV;
 /** The token store of connected sellers: a sealed file or a postgres:// URL (token-store-open.ts). */
 export const TOKEN_STORE_ENV = 'SELLING_KIT_TOKEN_STORE';
 
+/** Which queues the worker polls (worker.ts WORKER_QUEUES): all, jobs or sales. */
+export const WORKER_QUEUES_ENV = 'SELLING_KIT_WORKER_QUEUES';
+
+/** `value` as the queues a worker polls; unset or empty: all. Throws naming `name` and the choices. */
+export function workerQueues(value: string | undefined, name = WORKER_QUEUES_ENV): WorkerQueues {
+  const v = value?.trim().toLowerCase();
+  if (!v) return 'all';
+  if ((WORKER_QUEUES as readonly string[]).includes(v)) return v as WorkerQueues;
+  throw new Error(`${name} must be one of ${WORKER_QUEUES.join(', ')} (got "${value}")`);
+}
+
 /** Settings given on a command line instead: each with the flag's name, for messages that name it. */
 export interface WorkerFlags {
   tuning?: Partial<Record<TuningKey, { value: string | undefined; name: string }>>;
   metricsAddress?: string;
+  queues?: string;
 }
 
 export interface WorkerEnvironment {
@@ -53,6 +66,8 @@ export interface WorkerEnvironment {
    * the caller reaches that check.
    */
   tuning(): WorkerTuning;
+  /** The flag, else SELLING_KIT_WORKER_QUEUES: all (default), jobs or sales. Throws naming the setting. */
+  queues(): WorkerQueues;
   /**
    * What job feeds and SKU maps the worker reads (FEED_POLICY_ENV), `extra` added (a dev worker's roots,
    * its loopback exemption). Throws FeedPolicyError naming the variable of a bad value.
@@ -84,6 +99,10 @@ export function workerEnvironment(
     keyFile: env.SELLING_KIT_KEY_FILE || join(homedir(), '.selling-kit', 'codec.key'),
     metricsAddress: flags.metricsAddress ?? (env[METRICS_ADDRESS_ENV]?.trim() || undefined),
     tuning,
+    queues: () =>
+      flags.queues !== undefined
+        ? workerQueues(flags.queues, '--queues')
+        : workerQueues(env[WORKER_QUEUES_ENV]),
     feedPolicy: (extra) => feedPolicyFromEnv(env, extra),
   };
 }

@@ -30,6 +30,8 @@
 //   SELLING_KIT_MAX_CACHED_WORKFLOWS       workflows kept in memory (default: the SDK's, from the heap)
 //   SELLING_KIT_SHUTDOWN_GRACE_TIME        after SIGTERM, in-flight activities get this long (default 10s),
 //                                          see worker-tuning.ts
+//   SELLING_KIT_WORKER_QUEUES              all (default), jobs or sales: a process for the sale lane alone
+//                                          keeps sales out of an event loop busy with bulk requests
 //   (SELLING_KIT_TOKEN_STORE may also be a postgres:// URL: the store shared by hosts, token-store-pg.ts)
 //   SELLING_KIT_METRICS_ADDRESS            host:port of a Prometheus endpoint (`/metrics`), also serving
 //                                          /healthz and /readyz (health.ts); off when unset
@@ -42,7 +44,8 @@
 //   SELLING_KIT_FEED_MAX_BYTES / _MAX_RECORD_BYTES / _MAX_ITEMS  a feed's limits (512 MiB, 1 MiB, 1,000,000)
 //   SELLING_KIT_FEED_LOOPBACK_HTTP         `1`: plain http to loopback too (local test/dev workers only)
 import { createWorker, stopOnSignals } from './worker.ts';
-import { DEFAULT_TASK_QUEUE } from './contract.ts';
+import { DEFAULT_TASK_QUEUE, saleTaskQueue } from './contract.ts';
+import type { WorkerQueues } from './worker-queues.ts';
 import { TOKEN_STORE_ENV, watchedCredentialsFile, workerEnvironment } from './worker-env.ts';
 import {
   connectOptions,
@@ -137,6 +140,17 @@ try {
   options = fail(e.message);
 }
 // What job feeds and SKU maps this worker reads: its own setting (SELLING_KIT_FEED_ROOTS, …), never the job's.
+let queues: WorkerQueues;
+try {
+  queues = settings.queues();
+} catch (e) {
+  queues = fail((e as Error).message);
+}
+// The queue the health check asks the server about: the one this process polls first.
+const servedQueue =
+  queues === 'sales'
+    ? saleTaskQueue(settings.taskQueue ?? DEFAULT_TASK_QUEUE)
+    : (settings.taskQueue ?? DEFAULT_TASK_QUEUE);
 let feedPolicy: FeedPolicy;
 try {
   feedPolicy = settings.feedPolicy();
@@ -237,6 +251,7 @@ try {
     jobRetentionDays: retentionDays,
     feedPolicy,
     codec,
+    queues,
     ...options,
   });
 } catch (e) {
@@ -249,7 +264,7 @@ health.worker = {
   worker,
   connection,
   namespace: temporal.namespace,
-  taskQueue: settings.taskQueue ?? DEFAULT_TASK_QUEUE,
+  taskQueue: servedQueue,
 };
 stopOnSignals(worker, (signal) =>
   console.log(`${signal}: already stopping (in-flight activities get up to ${options.shutdownGraceTime} ms)`),
@@ -261,7 +276,7 @@ if (healthServer)
 console.log(`job store: ${jobStore.kind} ${jobStore.location} (jobs kept ${retentionDays} days)`);
 console.log(describeFeedPolicy(feedPolicy));
 console.log(
-  `worker ready on ${describeConnection(temporal)}, task queue ${settings.taskQueue ?? DEFAULT_TASK_QUEUE}`,
+  `worker ready on ${describeConnection(temporal)}, task queue ${settings.taskQueue ?? DEFAULT_TASK_QUEUE}${queues === 'all' ? '' : ` (${queues} only: ${servedQueue})`}`,
 );
 try {
   await worker.run();

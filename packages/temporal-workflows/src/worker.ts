@@ -16,6 +16,7 @@ import { createActivities, type ActivityDeps, type ShopDirectoryDeps } from './a
 import { dataConverter, failureConverterPath } from './data-converter.ts';
 import { dropSpans, TRACING_WORKFLOW_MODULE, type Tracing } from './tracing.ts';
 import { DEFAULT_TASK_QUEUE, saleTaskQueue } from './contract.ts';
+import type { WorkerQueues } from './worker-queues.ts';
 import type { JobStore } from './stores/job-store.ts';
 import { openJobStore } from './stores/open-job-store.ts';
 import { ensureJobRetentionSchedule } from './schedules.ts';
@@ -66,6 +67,12 @@ export interface WorkerOptions extends Omit<ActivityDeps, 'jobStore'>, ShopDirec
   shutdownForceTime?: Duration;
   /** OpenTelemetry (tracing.ts): workflow, activity and request spans. Off when absent. */
   tracing?: Tracing;
+  /**
+   * Which of the task queue's queues this worker polls (SELLING_KIT_WORKER_QUEUES): `all` (default),
+   * `jobs` (the main queue: bulk jobs, lanes, schedules) or `sales` (the sale lane only: a process whose
+   * event loop no bulk request delays). A deployment serves both, in one process or in several.
+   */
+  queues?: WorkerQueues;
 }
 
 /**
@@ -160,10 +167,14 @@ export async function createWorker(options: WorkerOptions): Promise<{
     dataConverter: converter,
     interceptors: options.tracing ? { workflow: options.tracing.clientInterceptors() } : undefined,
   });
+  const queues = options.queues ?? 'all';
+  const servesJobs = queues !== 'sales';
+  const servesSales = queues !== 'jobs';
   try {
-    // Old jobs' snapshots and reports are removed by a schedule of the task queue, whoever started it.
+    // Old jobs' snapshots and reports are removed by a schedule of the task queue, whoever started it
+    // (a sale-only worker runs no job, so it leaves that to the job workers).
     const retentionDays = options.jobRetentionDays;
-    if (retentionDays !== undefined && retentionDays !== false)
+    if (servesJobs && retentionDays !== undefined && retentionDays !== false)
       await ensureJobRetentionSchedule(temporal, { taskQueue, retentionDays });
   } catch (e) {
     await clientConnection.close();
@@ -173,38 +184,45 @@ export async function createWorker(options: WorkerOptions): Promise<{
   }
   const closers: (() => Promise<void>)[] = [];
   const mainActivities = createActivities({ temporal, taskQueue, ...options, jobStore, closers });
-  const mainWorker = await Worker.create({
-    connection,
-    namespace: options.namespace ?? 'default',
-    taskQueue,
-    workflowBundle: await workflowBundle(),
-    ...(options.tracing?.workerOptions() ?? { sinks: dropSpans }),
-    activities: mainActivities,
-    dataConverter: converter,
-    maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions,
-    maxCachedWorkflows: options.maxCachedWorkflows,
-    shutdownGraceTime: options.shutdownGraceTime ?? SHUTDOWN_GRACE_TIME,
-    shutdownForceTime: options.shutdownForceTime,
-    // Heartbeats reach the server within a second (the SDK's default is 0.8 × the heartbeat timeout):
-    // a cancelled window stops sending within a second, and a retried attempt's copy of what was
-    // answered is at most a second old.
-    maxHeartbeatThrottleInterval: '1s',
-  });
+  const workers: Worker[] = [];
+  if (servesJobs)
+    workers.push(
+      await Worker.create({
+        connection,
+        namespace: options.namespace ?? 'default',
+        taskQueue,
+        workflowBundle: await workflowBundle(),
+        ...(options.tracing?.workerOptions() ?? { sinks: dropSpans }),
+        activities: mainActivities,
+        dataConverter: converter,
+        maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions,
+        maxCachedWorkflows: options.maxCachedWorkflows,
+        shutdownGraceTime: options.shutdownGraceTime ?? SHUTDOWN_GRACE_TIME,
+        shutdownForceTime: options.shutdownForceTime,
+        // Heartbeats reach the server within a second (the SDK's default is 0.8 × the heartbeat timeout):
+        // a cancelled window stops sending within a second, and a retried attempt's copy of what was
+        // answered is at most a second old.
+        maxHeartbeatThrottleInterval: '1s',
+      }),
+    );
   // The sale lane's queue, served by a second worker on the same connection, bundle and activities: a
   // sale's task gets a poller and a workflow thread of its own while bulk jobs keep the main queue busy.
-  const saleWorker = await Worker.create({
-    connection,
-    namespace: options.namespace ?? 'default',
-    taskQueue: saleTaskQueue(taskQueue),
-    workflowBundle: await workflowBundle(),
-    ...(options.tracing?.workerOptions() ?? { sinks: dropSpans }),
-    activities: mainActivities,
-    dataConverter: converter,
-    maxCachedWorkflows: SALE_WORKER_CACHED_WORKFLOWS,
-    shutdownGraceTime: options.shutdownGraceTime ?? SHUTDOWN_GRACE_TIME,
-    shutdownForceTime: options.shutdownForceTime,
-    maxHeartbeatThrottleInterval: '1s',
-  });
+  if (servesSales)
+    workers.push(
+      await Worker.create({
+        connection,
+        namespace: options.namespace ?? 'default',
+        taskQueue: saleTaskQueue(taskQueue),
+        workflowBundle: await workflowBundle(),
+        ...(options.tracing?.workerOptions() ?? { sinks: dropSpans }),
+        activities: mainActivities,
+        dataConverter: converter,
+        maxCachedWorkflows: SALE_WORKER_CACHED_WORKFLOWS,
+        shutdownGraceTime: options.shutdownGraceTime ?? SHUTDOWN_GRACE_TIME,
+        shutdownForceTime: options.shutdownForceTime,
+        maxHeartbeatThrottleInterval: '1s',
+      }),
+    );
   const close = async () => {
     for (const c of closers) await c();
     await clientConnection.close();
@@ -212,7 +230,7 @@ export async function createWorker(options: WorkerOptions): Promise<{
     await closeStore();
     await options.tracing?.flush(); // spans still queued leave before the process does
   };
-  return { worker: bothWorkers(mainWorker, saleWorker), connection, jobStore, close };
+  return { worker: runAsOne(workers), connection, jobStore, close };
 }
 
 /** A sale keeps few workflows in memory: each is one or two tasks long. */
@@ -227,25 +245,24 @@ export interface KitWorker {
 }
 
 /**
- * The main queue's worker and the sale lane's, run and stopped as one: `run` settles when both have
- * stopped (and fails if either fails, after stopping the other).
+ * The workers of one process (the main queue's, the sale lane's, or both), run and stopped as one:
+ * `run` settles when all have stopped (and fails if one fails, after stopping the others). The first
+ * one's options and state speak for them.
  */
-function bothWorkers(main: Worker, sales: Worker): KitWorker {
-  const stop = (w: Worker) => {
-    if (w.getState() === 'RUNNING') w.shutdown();
+function runAsOne(workers: Worker[]): KitWorker {
+  const [first] = workers;
+  if (!first) throw new Error('a worker with no queue to poll');
+  const stopAll = () => {
+    for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
   };
   return {
-    options: main.options,
-    getState: () => main.getState(),
-    shutdown() {
-      stop(main);
-      stop(sales);
-    },
+    options: first.options,
+    getState: () => first.getState(),
+    shutdown: stopAll,
     async run() {
-      const runs = [main, sales].map((w) =>
+      const runs = workers.map((w) =>
         w.run().catch((e: unknown) => {
-          stop(main);
-          stop(sales);
+          stopAll();
           throw e;
         }),
       );

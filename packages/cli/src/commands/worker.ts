@@ -52,6 +52,10 @@ export function registerWorker(program: Command): void {
       'serve Prometheus metrics at http://<host:port>/metrics (env SELLING_KIT_METRICS_ADDRESS; off by default)',
     )
     .option(
+      '--queues <which>',
+      'the queues polled: all, jobs (bulk jobs, lanes, schedules) or sales (the sale lane alone, a process whose event loop no bulk request delays); a deployment serves both (env SELLING_KIT_WORKER_QUEUES; default all)',
+    )
+    .option(
       '--token-store <path|url>',
       `sellers' OAuth tokens: a sealed file, or a postgres:// URL shared by workers on several hosts, without a password (env ${TOKEN_STORE_ENV}, the place for a URL with one)`,
     )
