@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Client } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
@@ -260,6 +261,9 @@ export async function run(
     );
     let manyRunning = true;
     const manyLatencies: number[] = [];
+    // This process's event loop (the simulators' and the sales' client): how long a ready callback waited.
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    loopDelay.enable();
     const manySalesDone = (async () => {
       await new Promise((r) => setTimeout(r, 1500)); // the job's children have started sending
       for (const { i, sku } of manySold) {
@@ -278,7 +282,10 @@ export async function run(
         await new Promise((r) => setTimeout(r, saleGapMs));
       }
     })();
-    const manyResult = await many.result().finally(() => (manyRunning = false));
+    const manyResult = await many.result().finally(() => {
+      manyRunning = false;
+      loopDelay.disable();
+    });
     await manySalesDone;
     const manySeconds = (Date.now() - t0) / 1000;
     const many429 = await gateway429s(slow);
@@ -304,6 +311,10 @@ export async function run(
         `    slow sale ${ms.toFixed(0)} ms: ${p.phases}; client ↔ server ${(ms - p.serverMs).toFixed(0)} ms`,
       );
     }
+    const ms = (ns: number) => (ns / 1e6).toFixed(0);
+    console.log(
+      `    the bench process's event loop (simulators, the sales' client) during the job: delay p50 ${ms(loopDelay.percentile(50))} ms, p99 ${ms(loopDelay.percentile(99))} ms, max ${ms(loopDelay.max)} ms`,
+    );
     const saleP99 = manyLatencies.length ? percentile(manyLatencies, 99) : NaN;
     const saleP50 = manyLatencies.length ? percentile(manyLatencies, 50) : NaN;
     console.log(

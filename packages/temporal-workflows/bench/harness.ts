@@ -47,12 +47,33 @@ export const dynamicConfig = (process.env.BENCH_TEMPORAL_DYNAMIC_CONFIG ?? '')
   .map((kv) => kv.trim())
   .filter(Boolean);
 
+/**
+ * `BENCH_TEMPORAL=postgres`: the production topology's server instead of the dev server — the Temporal
+ * server of docker-compose.yml on PostgreSQL, run natively (test/topology/temporal-cluster.ts; needs
+ * `SELLING_KIT_TOPOLOGY=1 source scripts/setup.sh`). The dev server keeps its history in one SQLite file
+ * that syncs every write to disk; an operator's server does not, so latencies are measured on both.
+ */
+export const benchServer = process.env.BENCH_TEMPORAL === 'postgres' ? 'postgres' : 'dev';
+
 export async function startTemporal(dir: string) {
+  if (benchServer === 'postgres') {
+    const { startTemporalCluster } = await import('../test/topology/temporal-cluster.ts');
+    const cluster = await startTemporalCluster();
+    const connection = await Connection.connect({ address: cluster.address });
+    console.log('  Temporal: the production server on PostgreSQL (BENCH_TEMPORAL=postgres)');
+    return {
+      address: cluster.address,
+      client: new Client({ connection }),
+      async stop() {
+        await connection.close();
+        await cluster.stop();
+      },
+    };
+  }
   const server = await startDevServer({ dir, dynamicConfig });
   const connection = await Connection.connect({ address: server.address });
   return {
     address: server.address,
-    server: server.process,
     client: new Client({ connection }),
     async stop() {
       await connection.close();
