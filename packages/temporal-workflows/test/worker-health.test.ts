@@ -16,7 +16,8 @@ import { promisify } from 'node:util';
 import { freePort } from '@selling-kit/simulator/testing';
 import { createPgJobStore } from '../src/stores/job-store-pg.ts';
 import { JOB_STORE_ENV } from '../src/stores/job-store.ts';
-import { TOKEN_STORE_ENV } from '../src/worker-env.ts';
+import { TOKEN_STORE_ENV, WORKER_QUEUES_ENV } from '../src/worker-env.ts';
+import { saleTaskQueue } from '../src/contract.ts';
 import { HEALTH_ADDRESS_ENV, READINESS_CHECKS } from '../src/health.ts';
 import { KIT_COUNTERS, METRICS_ADDRESS_ENV } from '../src/metrics.ts';
 import { startPostgres, type Postgres } from './topology/postgres.ts';
@@ -271,6 +272,24 @@ describe('a running worker', () => {
       await until(`http://127.0.0.1:${port}/readyz`, (r) => r.status === 200);
       expect(await get(`http://127.0.0.1:${port}/metrics`)).toMatchObject({ status: 404 });
       expect(await runHealthcheck(env)).toMatchObject({ code: 0 });
+    } finally {
+      w.child.kill('SIGTERM');
+      await w.exited;
+    }
+  }, 120_000);
+
+  it('a sale-only worker (SELLING_KIT_WORKER_QUEUES=sales) is ready as a poller of the sale lane', async () => {
+    const port = await freePort();
+    const env = workerEnv({
+      [HEALTH_ADDRESS_ENV]: `127.0.0.1:${port}`,
+      [METRICS_ADDRESS_ENV]: '',
+      [WORKER_QUEUES_ENV]: 'sales',
+    });
+    const w = spawnWorker(env);
+    try {
+      const ready = await until(`http://127.0.0.1:${port}/readyz`, (r) => r.status === 200);
+      const body = JSON.parse(ready.text) as Readiness;
+      expect(JSON.stringify(body.checks)).toContain(saleTaskQueue(env.SELLING_KIT_TASK_QUEUE!));
     } finally {
       w.child.kill('SIGTERM');
       await w.exited;

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
+import { saleTaskQueue } from '../src/contract.ts';
 import { createWorker, onceSucceeded, SHUTDOWN_FORCE_TIME, SHUTDOWN_GRACE_TIME } from '../src/worker.ts';
 
 const workerMain = fileURLToPath(new URL('../src/worker-main.ts', import.meta.url));
@@ -74,6 +75,17 @@ describe('worker-main', () => {
     const exit = await runWorkerMain({ SELLING_KIT_MAX_CONCURRENT_ACTIVITIES: 'many' });
     expect(exit.code).toBe(2);
     expect(exit.stderr).toMatch(/SELLING_KIT_MAX_CONCURRENT_ACTIVITIES/);
+  }, 120_000);
+
+  it('SELLING_KIT_WORKER_QUEUES: a bad value exits 2 naming it; `sales` polls the sale lane alone', async () => {
+    const bad = await runWorkerMain({ SELLING_KIT_WORKER_QUEUES: 'bulk' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('SELLING_KIT_WORKER_QUEUES must be one of all, jobs, sales (got "bulk")');
+    expect(bad.stdout).not.toContain('worker ready');
+    const queue = `worker-test-${randomUUID()}`;
+    const sales = await runWorkerMain({ SELLING_KIT_WORKER_QUEUES: 'sales', SELLING_KIT_TASK_QUEUE: queue });
+    expect(sales.code).toBe(0);
+    expect(sales.stdout).toContain(`task queue ${queue} (sales only: ${saleTaskQueue(queue)})`);
   }, 120_000);
 });
 
