@@ -15,7 +15,7 @@
 // store folder, the bench's folder as its feed root). The simulators (standing in for the remote API)
 // and the clients stay in the bench's process, so their event loop is not the worker's.
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
@@ -375,7 +375,12 @@ async function processWorker(address: string, taskQueue: string, keys: Keys, dir
       spawnWorker({ ...env, SELLING_KIT_WORKER_QUEUES: queues }),
     ),
   );
-  console.log(`  worker processes: ${split ? 'one for jobs, one for sales' : 'one for both queues'}`);
+  // BENCH_JOBS_NICE=n: the jobs worker at that niceness (a unit's `Nice=`), the sales worker at the default.
+  const nice = Number(process.env.BENCH_JOBS_NICE ?? 0);
+  if (split && nice) setPriority(workers[0]!.pid, nice);
+  console.log(
+    `  worker processes: ${split ? `one for jobs${nice ? ` (nice ${nice})` : ''}, one for sales` : 'one for both queues'}`,
+  );
   return async () => {
     for (const w of workers) await w.stop();
   };
