@@ -144,6 +144,17 @@ describe('selling-kit worker: flags and SIGTERM', () => {
     expect(w.stderr()).toContain('--max-concurrent-activities must be a positive integer, got "lots"');
   });
 
+  it('--queues takes all, jobs or sales: another value is a usage error naming the flag; sales says so', async () => {
+    const bad = worker(`tuning-${randomUUID()}`, ['--queues', 'bulk']);
+    expect((await bad.exited).code).toBe(2);
+    expect(bad.stderr()).toContain('--queues must be one of all, jobs, sales (got "bulk")');
+    const sales = worker(`tuning-${randomUUID()}`, ['--queues', 'sales']);
+    await sales.ready;
+    expect(sales.stderr()).toContain('(sales only)');
+    sales.child.kill('SIGTERM');
+    expect((await sales.exited).code).toBe(0);
+  }, 60_000);
+
   /**
    * A 10-item create job on a `selling-kit worker` started with `flags`; SIGTERM as soon as the window's
    * first request reached the API (its answer takes ANSWER_MS), then a second worker finishes the job.
