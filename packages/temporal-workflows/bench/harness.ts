@@ -56,21 +56,14 @@ export const dynamicConfig = (process.env.BENCH_TEMPORAL_DYNAMIC_CONFIG ?? '')
 export const benchServer = process.env.BENCH_TEMPORAL === 'postgres' ? 'postgres' : 'dev';
 
 export async function startTemporal(dir: string) {
-  if (benchServer === 'postgres') {
-    const { startTemporalCluster } = await import('../test/topology/temporal-cluster.ts');
-    const cluster = await startTemporalCluster();
-    const connection = await Connection.connect({ address: cluster.address });
-    console.log('  Temporal: the production server on PostgreSQL (BENCH_TEMPORAL=postgres)');
-    return {
-      address: cluster.address,
-      client: new Client({ connection }),
-      async stop() {
-        await connection.close();
-        await cluster.stop();
-      },
-    };
-  }
-  const server = await startDevServer({ dir, dynamicConfig });
+  const server =
+    benchServer === 'postgres'
+      ? await import('../test/topology/temporal-cluster.ts').then(async (m) => {
+          const cluster = await m.startTemporalCluster();
+          console.log('  Temporal: the production server on PostgreSQL (BENCH_TEMPORAL=postgres)');
+          return { address: cluster.address, stop: () => cluster.stop() };
+        })
+      : await startDevServer({ dir, dynamicConfig });
   const connection = await Connection.connect({ address: server.address });
   return {
     address: server.address,

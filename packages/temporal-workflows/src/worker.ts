@@ -184,25 +184,28 @@ export async function createWorker(options: WorkerOptions): Promise<{
   }
   const closers: (() => Promise<void>)[] = [];
   const mainActivities = createActivities({ temporal, taskQueue, ...options, jobStore, closers });
+  // What both queues' workers share: the connection, bundle, activities and converter. Heartbeats reach the
+  // server within a second (the SDK's default is 0.8 × the heartbeat timeout): a cancelled window stops
+  // sending within a second, and a retried attempt's copy of what was answered is at most a second old.
+  const shared = {
+    connection,
+    namespace: options.namespace ?? 'default',
+    workflowBundle: await workflowBundle(),
+    ...(options.tracing?.workerOptions() ?? { sinks: dropSpans }),
+    activities: mainActivities,
+    dataConverter: converter,
+    shutdownGraceTime: options.shutdownGraceTime ?? SHUTDOWN_GRACE_TIME,
+    shutdownForceTime: options.shutdownForceTime,
+    maxHeartbeatThrottleInterval: '1s',
+  } satisfies Partial<TemporalWorkerOptions>;
   const workers: Worker[] = [];
   if (servesJobs)
     workers.push(
       await Worker.create({
-        connection,
-        namespace: options.namespace ?? 'default',
+        ...shared,
         taskQueue,
-        workflowBundle: await workflowBundle(),
-        ...(options.tracing?.workerOptions() ?? { sinks: dropSpans }),
-        activities: mainActivities,
-        dataConverter: converter,
         maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions,
         maxCachedWorkflows: options.maxCachedWorkflows,
-        shutdownGraceTime: options.shutdownGraceTime ?? SHUTDOWN_GRACE_TIME,
-        shutdownForceTime: options.shutdownForceTime,
-        // Heartbeats reach the server within a second (the SDK's default is 0.8 × the heartbeat timeout):
-        // a cancelled window stops sending within a second, and a retried attempt's copy of what was
-        // answered is at most a second old.
-        maxHeartbeatThrottleInterval: '1s',
       }),
     );
   // The sale lane's queue, served by a second worker on the same connection, bundle and activities: a
@@ -210,17 +213,9 @@ export async function createWorker(options: WorkerOptions): Promise<{
   if (servesSales)
     workers.push(
       await Worker.create({
-        connection,
-        namespace: options.namespace ?? 'default',
+        ...shared,
         taskQueue: saleTaskQueue(taskQueue),
-        workflowBundle: await workflowBundle(),
-        ...(options.tracing?.workerOptions() ?? { sinks: dropSpans }),
-        activities: mainActivities,
-        dataConverter: converter,
         maxCachedWorkflows: SALE_WORKER_CACHED_WORKFLOWS,
-        shutdownGraceTime: options.shutdownGraceTime ?? SHUTDOWN_GRACE_TIME,
-        shutdownForceTime: options.shutdownForceTime,
-        maxHeartbeatThrottleInterval: '1s',
       }),
     );
   const close = async () => {
