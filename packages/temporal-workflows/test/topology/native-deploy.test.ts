@@ -19,7 +19,7 @@ import { promisify } from 'node:util';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { parseEnvFile, readDeployEnv, REPO_ROOT } from './deploy-env.ts';
 import { sellerWithKey, writeTopologyFeed, type Ran } from './native-run.ts';
-import { freeLowPort, freePort, pgBin, startPostgres, type Postgres } from './postgres.ts';
+import { freeLowPort, pgBin, startPostgres, type Postgres } from './postgres.ts';
 import { startUnit, runUnit, verifyUnits } from './systemd-units.ts';
 import { temporalTools, tool } from './temporal-cluster.ts';
 
@@ -80,11 +80,27 @@ async function nativeScript(script: string, pg: Postgres, args: string[] = []) {
 
 const unit = (name: string) => join(root, 'units', name);
 
-const until = async (what: string, check: () => Promise<boolean>, timeoutMs: number) => {
+/** The last lines of each process's output: what a timeout message can carry and still be read. */
+const logTails = (lines = 12) =>
+  Object.entries(logs)
+    .map(([name, text]) => `--- ${name}:\n${text.trimEnd().split('\n').slice(-lines).join('\n')}`)
+    .join('\n');
+
+/**
+ * Polls `check` until it holds; `child` ending first fails at once (its exit is not a slow start).
+ */
+const until = async (
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  child?: ChildProcess,
+) => {
   const deadline = Date.now() + timeoutMs;
   while (!(await check().catch(() => false))) {
+    if (child && (child.exitCode !== null || child.signalCode !== null))
+      throw new Error(`${what}: the process ended (${child.exitCode ?? child.signalCode})\n${logTails(40)}`);
     if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}\n${JSON.stringify(logs, null, 1)}`);
+      throw new Error(`timed out waiting for ${what}\n${logTails()}`);
     await new Promise((r) => setTimeout(r, 300));
   }
 };
@@ -102,7 +118,6 @@ async function startServer() {
   await until(
     'the Temporal server',
     async () => {
-      if (child.exitCode !== null) throw new Error(`the server exited: ${logs.server}`);
       await run(
         tool('TEMPORAL_CLI_PATH'),
         ['operator', 'cluster', 'health', '--address', `${s.TEMPORAL_HOST}:${s.FRONTEND_GRPC_PORT}`],
@@ -111,6 +126,7 @@ async function startServer() {
       return true;
     },
     120_000,
+    child,
   );
   return child;
 }
@@ -128,10 +144,10 @@ async function startWorker(port: number) {
   await until(
     `${name} ready`,
     async () => {
-      if (child.exitCode !== null) throw new Error(`${name} exited: ${logs[name]}`);
       return (await fetch(`http://127.0.0.1:${port}/readyz`)).status === 200;
     },
     120_000,
+    child,
   );
   return child;
 }
@@ -186,7 +202,9 @@ beforeAll(async () => {
   ]);
   pgs.push(pg);
   const { server, sqlTool, moduleSrc } = temporalTools();
-  const port = async (low = false) => String(low ? await freeLowPort() : await freePort());
+  // Below the kernel's ephemeral range (32768+): the restore drill starts the server again on these
+  // ports a minute later, and a port from that range may meanwhile be any outgoing connection's.
+  const port = async () => String(await freeLowPort());
   const [uiPort, codecPort] = [await port(), await port()];
   writeSettings({
     SELLING_KIT_REPO: REPO_ROOT,
@@ -202,10 +220,10 @@ beforeAll(async () => {
     HISTORY_GRPC_PORT: await port(),
     MATCHING_GRPC_PORT: await port(),
     WORKER_GRPC_PORT: await port(),
-    FRONTEND_MEMBERSHIP_PORT: await port(true),
-    HISTORY_MEMBERSHIP_PORT: await port(true),
-    MATCHING_MEMBERSHIP_PORT: await port(true),
-    WORKER_MEMBERSHIP_PORT: await port(true),
+    FRONTEND_MEMBERSHIP_PORT: await port(),
+    HISTORY_MEMBERSHIP_PORT: await port(),
+    MATCHING_MEMBERSHIP_PORT: await port(),
+    WORKER_MEMBERSHIP_PORT: await port(),
     PROMETHEUS_ENDPOINT: `127.0.0.1:${await port()}`,
     TEMPORAL_UI_BIN: tool('SELLING_KIT_TEMPORAL_UI_BIN', `temporal-ui-${UI_VERSION}/ui-server`),
     TEMPORAL_UI_PORT: uiPort,
@@ -305,7 +323,7 @@ describe('deploy/native: the documented native deployment', () => {
       join(data, 'credentials.json'),
     );
     const { feed, skus } = writeTopologyFeed(join(data, 'feeds'), `NAT-${randomUUID().slice(0, 6)}`, ITEMS);
-    const [p1, p2] = [await freePort(), await freePort()];
+    const [p1, p2] = [await freeLowPort(), await freeLowPort()];
     const workers = await Promise.all([startWorker(p1), startWorker(p2)]);
 
     const jobId = `native-${randomUUID().slice(0, 8)}`;
