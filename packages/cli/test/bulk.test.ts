@@ -1,5 +1,6 @@
 // The CLI end to end: real Temporal, a real worker process (`selling-kit worker`), the simulator over
 // HTTP, every command parsed from --json.
+// @needs temporal
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXAMPLE_FEED, readLines, cliStackPerFile, expectFailure } from './helpers.ts';

@@ -2,6 +2,7 @@
 // worker holds the keys and checks them with the API) instead of reading a local key. The client host has
 // a client key and the Temporal address only — no shops file, no master ring. Real dev server, a real
 // `selling-kit worker` process, the simulator over 127.0.0.1.
+// @needs temporal
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,7 @@
 // The codec key on the CLI side (R13): a client or a worker without a key fails with a clear error and
 // mints nothing (a key made here would start jobs the real worker cannot read); a malformed key is
 // named, never shown. Only `selling-kit dev` creates <home>/codec.key (see dev.test.ts).
+// @needs temporal
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliEnv, runCli } from './helpers.ts';

@@ -2,6 +2,7 @@
 // refuses to start without a bearer token (or with a short one), and once started it decodes a payload
 // sealed with the master ring only for a request carrying the token from an allowed origin; without
 // the token 401, from another origin 403, and /encode is not served.
+// @needs temporal
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,6 +2,7 @@
 // against a simulator of the test's own (only the run's listings touched, all of them removed), with a
 // fault that makes a probe's answer differ (✗, exit 9), Ctrl-C (clean-up, exit 130), and flags that are
 // refused before anything is sent.
+// @needs temporal
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';

@@ -1,6 +1,7 @@
 // `selling-kit dev` shows delist on sale: after the demo job, a simulated purchase on the first demo
 // shop and the same SKU marked sold on the second, with the measured delay printed; both demo shops
 // are stored for other terminals; a second run on the same Temporal data does it again.
+// @needs temporal
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliEnv, runCli } from './helpers.ts';

@@ -3,6 +3,7 @@
 // home reuses everything (no duplicates, the password not shown again), and while it runs n8n's API and
 // a headless Chromium see the workflows (the screenshot in docs/); Ctrl-C stops n8n. `--no-n8n` and a
 // missing install start no n8n and the rest of the stack runs.
+// @needs temporal, n8n, browser
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

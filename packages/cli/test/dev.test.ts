@@ -1,5 +1,6 @@
 // The main job: `selling-kit dev` on the embedded defaults (reusing the test Temporal server), and
 // Ctrl-C stopping everything it started.
+// @needs temporal
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliEnv, readLines, runCli } from './helpers.ts';

@@ -1,5 +1,6 @@
 // Bad input: each a clear message, a specific exit code, and nothing started or lost. Also shops (masked
 // keys), --help with examples, and the OAuth loopback login.
+// @needs temporal
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

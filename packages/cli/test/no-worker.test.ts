@@ -1,5 +1,6 @@
 // Jobs while no worker runs: a closed job's state comes from Temporal alone (its result, or its failure);
 // a running one's is a one-line "no worker" (exit 8) within seconds — never a 30 s wait and a stack trace.
+// @needs temporal
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

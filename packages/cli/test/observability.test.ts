@@ -2,6 +2,7 @@
 // SELLING_KIT_TRACING=otlp export one trace — the CLI's start of the job, the workflow, its activities
 // and each Selling API request — to an OTLP/HTTP collector (a small one in this test, on 127.0.0.1);
 // the worker's --metrics-address serves Prometheus text whose counters moved during the job.
+// @needs temporal
 import { createServer, type Server } from 'node:http';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

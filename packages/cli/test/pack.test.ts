@@ -8,6 +8,7 @@
 // workflow with its Marketplace node. The closing note (tarball sizes, install times, what ran on which
 // Node) is printed and written to test-output/pack.json.
 // Also `pnpm test:pack`.
+// @needs build
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import {

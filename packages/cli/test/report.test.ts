@@ -2,6 +2,7 @@
 // own home) runs the jobs; a second CLI home — another machine: no report folder, no job store, only
 // Temporal and the codec key in common — reads the report through a worker and exports it to its own
 // report folder. A many-shop job's report names each line's shop and exports a file per shop.
+// @needs temporal
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,6 +2,7 @@
 // webhooks for the two demo shops, a purchase on the GB shop marks the same SKU sold on the US shop
 // through a real worker process and Temporal; a forged signature is a 401; bad flags exit 2 before
 // anything starts; Ctrl-C stops it cleanly.
+// @needs temporal
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

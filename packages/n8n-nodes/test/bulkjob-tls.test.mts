@@ -4,6 +4,7 @@
 // the node's requests made the way n8n makes them: the credential's `authenticate` applied, then
 // `agentOptions` given to Node's HTTPS agent (what n8n's HTTP helper does with them). The PEM fields
 // arrive as a password field keeps them, on one line. A wrong CA fails naming nothing secret.
+// @needs topology
 import { request as httpsRequest, Agent } from 'node:https';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

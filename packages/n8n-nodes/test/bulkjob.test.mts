@@ -4,6 +4,7 @@
 // several) or a binary CSV, the inline size limit, the Shops list asked from the worker, Get Progress
 // with its required Job ID, and the report — one item per listing — read by a worker from its job
 // store through Temporal (Get Report, or Start Job waiting with that output): no path in the job.
+// @needs temporal
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IExecuteFunctions, ILoadOptionsFunctions, INodeExecutionData } from 'n8n-workflow';

@@ -3,6 +3,7 @@
 // silently on an error, an error output always leads somewhere visible, the notes match the nodes
 // (the wait) and hold no command-line instructions; `selling-kit dev`'s copy keeps note and wait
 // aligned. The executed proof is in test/e2e/trigger-setup.e2e.test.mts.
+// @needs n8n-package
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { adaptExample } from '../../cli/src/n8n/provision.ts';

@@ -1,6 +1,7 @@
 // The package as n8n sees it: built and packed (the published tarball), scanned with n8n's community
 // scanner (both legs: the sources and every file of the tarball), linted with `n8n-node lint`, and
 // shaped by n8n's rules (no runtime dependencies, n8n-workflow as the only peer).
+// @needs n8n-package
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

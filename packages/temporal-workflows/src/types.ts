@@ -1,6 +1,7 @@
 // Types shared by workflows (which may import nothing but @temporalio/workflow and types) and activities.
 // Types only: no runtime code here.
 import type { ProductRef } from '@selling-kit/api-client/core';
+import type { Allowance, RateGroup as CoreRateGroup } from '@selling-kit/api-client/rate-limits';
 import type { JobKey, SnapshotMeta } from './stores/job-store.ts';
 
 /**
@@ -10,7 +11,8 @@ import type { JobKey, SnapshotMeta } from './stores/job-store.ts';
  */
 export type BulkOperation = 'create' | 'upsert' | 'update' | 'patch' | 'delete' | 'mark_as_sold';
 export type FeedFormat = 'csv' | 'json' | 'ndjson';
-export type RateGroup = 'create_update' | 'general';
+/** The rate groups bulk jobs pace (insights are never sent by a bulk job). */
+export type RateGroup = Exclude<CoreRateGroup, 'insights'>;
 
 export interface FeedRef {
   /**
@@ -35,10 +37,7 @@ export interface FeedRef {
   cells?: boolean;
 }
 
-export interface Allowance {
-  limit: number;
-  windowMs: number;
-}
+export type { Allowance };
 
 /**
  * A shop and how its worker-side credential is named. `credentialRef` names an API key in the worker's

@@ -7,6 +7,7 @@
 // Prometheus's `up`. prometheus.yml passes `promtool check config` and scrapes the jobs the rules name;
 // the dashboard reads only existing metrics and shows every kit counter. promtool is built by
 // scripts/setup-promtool.sh (setup.sh with SELLING_KIT_TOPOLOGY=1).
+// @needs topology
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,6 +2,7 @@
 // server admits at most 10 updates in flight per workflow (`history.maxInFlightUpdates`, default 10; the
 // test server keeps the default). 64 lanes on 16 workers ask one allocator at once: every lane gets its
 // lease and its cap, none fails (each worker batches its lanes' requests into one update at a time).
+// @needs temporal
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createActivities, type AcquireInput } from '../src/activities/index.ts';

@@ -1,4 +1,5 @@
 // Bulk listing on a real Temporal dev server (global set-up) against the simulator over 127.0.0.1.
+// @needs temporal
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

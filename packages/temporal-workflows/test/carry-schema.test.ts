@@ -2,6 +2,7 @@
 // a version this code does not read — a 0.3 run continuing as new on a 0.4 worker — fails its workflow
 // task with a message naming both versions, and waits unchanged for a worker that reads it, instead of
 // failing the job or throwing a TypeError somewhere inside it.
+// @needs temporal
 import { bulkWorkflowId } from '../src/contract.ts';
 import { bulkListingWorkflow, CARRY_VERSION, type BulkCarry } from '../src/workflows/bulk-listing.ts';
 import { csvFeed, job, products, useTestEnv, waitFor } from './helpers.ts';

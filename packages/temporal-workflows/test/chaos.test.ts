@@ -6,6 +6,7 @@
 // truly; the poison item reported failed; the cancelled job must end cancelled with nothing sent after
 // the cancel was acknowledged. Also: the audit itself finds each kind of problem, and the private-disk
 // proof of the two-host scenario tells processes on disks of their own from processes sharing one.
+// @needs minutes
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

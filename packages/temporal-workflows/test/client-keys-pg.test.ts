@@ -5,6 +5,7 @@
 // still opens; `import` is idempotent; the worker's copy finds a key issued after it was read on the first
 // payload that names it, keeps a retirement even if an older row comes back, and a worker whose keyring
 // has never been read fails the task (retried) rather than refusing for good.
+// @needs topology
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -3,6 +3,7 @@
 // worker marks the SKU sold on the other shops. Also: duplicate deliveries (after completion and at
 // the same instant), forged and stale signatures, a listing with stock left, the SKU mapping file, and
 // a missed webhook caught by the reconciliation schedule.
+// @needs temporal
 import { orderNewEventData } from '@selling-kit/simulator/testing';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

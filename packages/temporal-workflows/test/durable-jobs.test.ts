@@ -1,6 +1,7 @@
 // Bulk jobs past the happy path (issue 10): cancel across continue-as-new, history bytes per item,
 // cancelling a large job, slow answers, poison items, a failing API, cancellation through Temporal, a
 // child whose parent is gone. Real dev server (global set-up), simulator over 127.0.0.1.
+// @needs temporal
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';

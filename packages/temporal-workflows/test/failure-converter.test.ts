@@ -1,5 +1,6 @@
 // Failure messages and stack traces go through the codec (R15): with encryption on, a failed activity's
 // message (which may name a credential, a presigned feed URL…) is sealed in history like any payload.
+// @needs temporal
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
 import proto from '@temporalio/proto';

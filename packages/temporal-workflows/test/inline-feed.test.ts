@@ -3,6 +3,7 @@
 // items read as spreadsheet cells), its size limit, real jobs for one shop and for many through the dev
 // server, and the worker's shop names read through Temporal (names only, none when the worker cannot
 // list them, a clear error when no worker answers).
+// @needs temporal
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

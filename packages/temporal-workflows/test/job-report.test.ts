@@ -5,6 +5,7 @@
 // shop; an unknown id answers "no such job"; pages stay under their byte limit and cursor across
 // shops; the NDJSON export writes the files the README documents. The reader names each job's shops
 // (it cannot open worker A's answers to the `jobShops` query: A has no codec).
+// @needs temporal
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,7 @@
 // Job data retention on a real Temporal dev server and a real PostgreSQL job store: the schedule every
 // worker ensures at start (one per task queue, updated — never duplicated — by later workers), and its
 // run removing a job recorded long ago (backdated in the database) while a recent job stays.
+// @needs temporal, topology
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';

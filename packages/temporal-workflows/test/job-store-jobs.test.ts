@@ -2,6 +2,7 @@
 // worker opens, keyed by its workflow id and first run id, and a job never says `finished` with a report
 // shorter than what it settled. Workers here stand for hosts: each opens its own store instance, on one
 // folder (shared storage) or on another (a host's private disk). Real dev server, simulator over 127.0.0.1.
+// @needs temporal
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -3,6 +3,7 @@
 // contract (job-store-contract.ts) with a fresh schema per test, then what only this backend has —
 // migration from several workers at once, a role without CREATE rights once migrated, errors that name the
 // database without its password, snapshot reads as one index range scan, expiry in batches.
+// @needs topology
 import { randomBytes, randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import pg from 'pg';

@@ -1,6 +1,7 @@
 // The pacing entities (shop lanes, the app-wide budget allocator) on the real dev server, reached through
 // the `acquireSlots` activity the way several worker processes reach them: each `createActivities` below
 // is one worker with its own caches.
+// @needs temporal
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createActivities, type AcquireInput } from '../src/activities/index.ts';

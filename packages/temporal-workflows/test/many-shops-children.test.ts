@@ -2,6 +2,7 @@
 // child terminated or cancelled through Temporal, a cancel that arrives while children are starting, a
 // job cancelled through Temporal itself, children started together, a shop listed twice. Real dev server
 // (global set-up), simulator over 127.0.0.1.
+// @needs temporal
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';

@@ -2,6 +2,7 @@
 // for a job's payload is refused before anything starts, and a many-shop job whose children each carry a
 // near-limit inline feed starts only as many at once as keep one workflow task's commands under
 // Temporal's 4 MiB gRPC message (contract.ts `concurrentShops`) — asked for six at once, it runs three.
+// @needs temporal
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { bulkWorkflowId, concurrentShops, inlineFeedBytes } from '../src/contract.ts';

@@ -1,6 +1,7 @@
 // Many shops in one job (a child per shop), cross-lister jobs with OAuth sellers (refresh through the
 // seller's auth workflow, a job pausing when the seller must re-authorise) and the app-wide budget — on
 // the real dev server (global set-up) against the simulator over 127.0.0.1.
+// @needs temporal
 import { randomUUID } from 'node:crypto';
 import { createOAuthClient } from '@selling-kit/simulator';
 import { authStateQuery, sellerAuthWorkflowId } from '../src/workflows/seller-auth.ts';

@@ -2,6 +2,7 @@
 // at /metrics — the SDK runtime's own `temporal_*` metrics and ours (metric-names.ts) — and a scrape
 // during a bulk job finds our counters moving: requests by rate group, 429s, items by outcome, pacing
 // waits, a pause by its cause. A bad address stops the worker with the variable named.
+// @needs temporal
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -5,6 +5,7 @@
 // product's currency respected, and hundreds of likes across continue-as-new. An offer that may have
 // landed (a 500 after the write) is never sent again; a refused one (401) does not stop the workflow; a
 // burst of offers is paced by the shop's lane and leaves the sales reserve alone.
+// @needs temporal
 import { startWebhookReceiver, type WebhookReceiver } from '../src/webhook-receiver.ts';
 import { checkOfferSettings, recordLike } from '../src/webhook-flows.ts';
 import { offerCents } from '../src/activities/offers.ts';

@@ -1,5 +1,6 @@
 // Every bulk operation, the sale lane, faults at workflow level, feeds by URL and jobs that cannot run —
 // on the real dev server (global set-up) against the simulator over 127.0.0.1.
+// @needs temporal
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WorkflowFailedError } from '@temporalio/client';

@@ -239,6 +239,8 @@ describe('app-wide budget ledger: keys per shop and group, warm-up', () => {
   });
 });
 
+const RATE_LIMITS_MODULE = '@selling-kit/api-client/rate-limits';
+
 describe('workflow code', () => {
   it('imports only @temporalio/workflow, its own siblings and types (the worker bundles it)', async () => {
     const { readdirSync, readFileSync } = await import('node:fs');
@@ -260,6 +262,7 @@ describe('workflow code', () => {
         const ok = typesOnly
           ? shared.includes(`.${from!}`)
           : from === '@temporalio/workflow' ||
+            from === RATE_LIMITS_MODULE ||
             (from!.startsWith('./') && from!.endsWith('.ts')) ||
             shared.includes(from!);
         if (!ok) bad.push(`${file}: ${from}`);
@@ -270,6 +273,9 @@ describe('workflow code', () => {
     for (const f of files) check(f, readFileSync(dir + f, 'utf8'), false);
     // The shared modules workflow code reaches may import types only (or one another).
     for (const f of shared) check(f, readFileSync(dir + f, 'utf8'), true);
+    // The client core's rate-limit table, which workflow code derives its allowances from: no imports.
+    const rateLimits = fileURLToPath(import.meta.resolve(RATE_LIMITS_MODULE));
+    if (/^import\s/m.test(readFileSync(rateLimits, 'utf8'))) bad.push(`${RATE_LIMITS_MODULE} imports`);
     expect(bad).toEqual([]);
   });
 });

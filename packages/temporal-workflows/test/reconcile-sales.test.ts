@@ -5,6 +5,7 @@
 // query per page), so an hourly run does not repay the whole window. Orders are seeded straight in the
 // simulator's world (its domain functions), which is what makes thousands of them quick.
 // `RECONCILE_ORDERS=10000` runs the issue's figure by hand (minutes on a small machine).
+// @needs temporal
 import { randomUUID } from 'node:crypto';
 import { createOrder } from '../../simulator/src/domain/orders.ts';
 import { reconcileSalesWorkflow } from '../src/workflows/reconcile-sales.ts';

@@ -4,6 +4,7 @@
 // histories replayed with the current code by both bundles a worker may run (replay-histories.ts).
 // `UPDATE_HISTORIES=1` records them as `bulk-listing-<path>@<RELEASE>.json`; replay.test.ts replays every
 // committed history, these included.
+// @needs temporal
 import { WorkflowFailedError, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import { cancelJob, startBulkJob } from '../src/client.ts';
 import { bulkWorkflowId } from '../src/contract.ts';

@@ -4,6 +4,7 @@
 // `UPDATE_HISTORIES=1 pnpm test packages/temporal-workflows/test/replay` records this release's set
 // (`<type>@<RELEASE>.json`) where it is missing: histories are append-only, never re-recorded (README,
 // "Changing workflow code"). Histories of code that no longer runs are kept under histories/retired/.
+// @needs temporal
 import { readdirSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { createOAuthClient, createSeller, addAddress } from '@selling-kit/simulator';

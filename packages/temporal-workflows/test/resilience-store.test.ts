@@ -2,6 +2,7 @@
 // §2, review N5): the job store unavailable for 4 minutes, then a cancel while it is down. A worker of
 // its own task queue whose job store fails every call while told to (`down`): the same folder the test
 // reads the report from. Real dev server (global set-up), simulator over 127.0.0.1.
+// @needs temporal
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import { cancelJob, getProgress, resumeJob, startBulkJob } from '../src/client.ts';

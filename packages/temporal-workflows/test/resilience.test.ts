@@ -2,6 +2,7 @@
 // R17): an API that cannot be reached, a noisy API, a token store that fails one request, a pause during
 // the pacing wait, lookups only where they can tell something, pre-existing SKUs in doubt. Real dev server
 // (global set-up), simulator over 127.0.0.1 (time-scaled ×10).
+// @needs temporal
 import { randomUUID } from 'node:crypto';
 import { createOAuthClient, createSeller, addAddress } from '@selling-kit/simulator';
 import { createListing } from '../../simulator/src/domain/products.ts';

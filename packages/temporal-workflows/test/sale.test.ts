@@ -1,6 +1,7 @@
 // The sale's fast path (workflows/sale.ts): one workflow task with a local attempt when the API answers
 // it; a 429, an answer lost after the write, or a failure before any request hand the sale to the durable
 // activity — which waits a 429's Retry-After and counts "not on sale" after the lost answer as sold.
+// @needs temporal
 import { randomUUID } from 'node:crypto';
 import proto from '@temporalio/proto';
 import { markAsSold } from '../src/client.ts';

@@ -1,6 +1,7 @@
 // Schedules (P1): explicit overlap and catch-up policies (the server's default catch-up window is a
 // year), and the job search attributes on every scheduled run so the documented queries find them.
 // No worker: the runs are only described, then terminated.
+// @needs temporal
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import {

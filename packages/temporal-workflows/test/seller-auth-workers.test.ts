@@ -2,6 +2,7 @@
 // file (an in-process worker and src/worker-main.ts): rotations land on either and all succeed; a seller
 // who logs in again while both run is seen (reconnect, then refreshes work); tokens that live 2 s cause
 // no refresh storm. Real dev server (global set-up), the simulator's token endpoint (rotation).
+// @needs temporal
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';

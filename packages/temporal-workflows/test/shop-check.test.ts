@@ -1,6 +1,7 @@
 // The worker answers a client host's question about a shop (issue 27 §6): the client holds no key, the
 // worker checks its own with one GET /api/v1/shop/ and says which credential it has. Real dev server,
 // simulator over 127.0.0.1, the worker's credential store as the test sets it.
+// @needs temporal
 import { randomUUID } from 'node:crypto';
 import { checkShop, ShopCheckError } from '../src/shop-check-client.ts';
 import { freePort } from '@selling-kit/simulator';

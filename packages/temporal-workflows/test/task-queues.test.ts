@@ -2,6 +2,7 @@
 // CLI's `dev` always calls its demo shop "demo"): a pacing entity started by one deployment runs on that
 // deployment's task queue, so the other must never wait on it — once the first deployment's workers are
 // gone, nothing would ever answer. Each task queue has its own lanes (and app budgets).
+// @needs temporal
 import { startBulkJob } from '../src/client.ts';
 import { csvFeed, job, startEnv, type TestEnv } from './helpers.ts';
 

@@ -3,6 +3,7 @@
 // their seller, no password in errors, and two real worker-like processes (test/token-process.ts, which
 // opens the store from the URL as worker-main does) rotating one seller 100 times against the
 // simulator's token endpoint (a spent refresh token is refused with invalid_grant): 0 invalid_grant.
+// @needs topology
 import { randomBytes, randomUUID } from 'node:crypto';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import type { SellerTokens } from '../src/activities/index.ts';

@@ -2,6 +2,7 @@
 // value, compare-and-set on the version, lock + re-read + merge, a failed write fails only itself), and
 // the refresh activity run by two real worker-like processes (per-process state is what is under test)
 // against the simulator's token endpoint (rotation: a spent refresh token is refused with invalid_grant).
+// @needs minutes
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -2,6 +2,7 @@
 // likers): one run of each on the real dev server, replayed with the current code together with the
 // committed histories under test/histories/ (which test/replay.test.ts replays too).
 // `UPDATE_HISTORIES=1` records `<type>@<RELEASE>.json` where missing (append-only, then prettier).
+// @needs temporal
 import { existsSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { recordLike, startDelist } from '../src/webhook-flows.ts';

@@ -5,6 +5,7 @@
 // deploy/worker-healthcheck.mjs (compose's health check) asks /readyz: it fails once the worker is
 // SIGKILLed. Temporal goes away (a proxy between the worker and the dev server is closed): /readyz is 503
 // and names the check. Real processes, a real dev server and a real PostgreSQL (test/topology/postgres.ts).
+// @needs temporal, topology
 import { spawn, execFile } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

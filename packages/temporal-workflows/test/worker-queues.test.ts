@@ -1,6 +1,7 @@
 // SELLING_KIT_WORKER_QUEUES (worker-queues.ts): a worker process polls the main queue, the sale lane's,
 // or both. With the sale lane in a process of its own, a sale waits for no event loop busy with bulk
 // requests; a deployment that splits them must still serve both, so each half is checked on the server.
+// @needs temporal
 import { randomUUID } from 'node:crypto';
 import { markAsSold } from '../src/client.ts';
 import { saleTaskQueue } from '../src/contract.ts';

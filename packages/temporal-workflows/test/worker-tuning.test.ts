@@ -2,6 +2,7 @@
 // real `selling-kit worker` process that gets SIGTERM while a sendBatch window is in flight lets it
 // finish within its grace time — the activity completes on its first attempt, every create reached the
 // API exactly once, nothing is verified or re-sent — and exits 0.
+// @needs temporal
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,7 @@
 // The worker process (P2, R13): a second stop signal is harmless, in-flight work gets a grace time,
 // tuning options reach the SDK, a failed bundling is retried, and worker-main refuses to run with
 // encryption on (the default, shared with `selling-kit worker`) but no key.
+// @needs temporal
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,7 @@
 // Pacing against the simulator's gateway (sliding windows, time-scaled): steady bulk traffic meets no
 // 429 — 1,000 creates in the create/full-update group, the "everything else" group, and the
 // cross-lister app-wide budget shared by several sellers. Without pacing the same load is limited.
+// @needs minutes
 import { createClient, type LogEvent } from '../../src/index.ts';
 import { createOAuthClient, createSeller, listing, startShop } from '../helpers/sim.ts';
 

@@ -2,6 +2,7 @@
 // recorded 0600, never listed); a CLI acting as that client (SELLING_KIT_CLIENT_KEY) cannot start a
 // delete job on a shop the key does not name, nor use the key once retired. `selling-kit worker`, the
 // simulator, a real Temporal server: 0 listings touched.
+// @needs temporal
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';

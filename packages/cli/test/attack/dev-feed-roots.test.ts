@@ -2,6 +2,7 @@
 // ran in, on an unauthenticated local stack — any job could name any file there. Now its feed roots
 // are the package's examples, SELLING_KIT_FEED_ROOTS and each `--feed-root <dir>`, never the working
 // folder.
+// @needs temporal
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

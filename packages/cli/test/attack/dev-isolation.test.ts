@@ -4,6 +4,7 @@
 // - it adopted any server already answering on the Temporal address: a local user who starts one first
 //   had the victim's worker run the attacker's jobs. Now refused unless --use-running-temporal;
 // - what it creates is private to the user (0700 folders, 0600 files).
+// @needs temporal
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliEnv, expectFailure, runCli } from '../helpers.ts';

@@ -1,6 +1,7 @@
 // Attack (L5): with the default umask (022) the CLI's home, reports, the job store's snapshots and
 // parts were world-readable: another local user could read buyers' orders, feeds and reports. Now the
 // home and its folders are created 0700 and what is written in them 0600, whatever the umask.
+// @needs temporal
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

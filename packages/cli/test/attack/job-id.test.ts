@@ -1,6 +1,7 @@
 // Attack (issue 22 §2, review M2): `selling-kit bulk --job-id ../x` — an id that climbs out of the job
 // store — or any id outside the job contract's rule (contract.ts ID_PATTERN) is a usage error naming the
 // rule, before the feed is read or anything starts (the worker refuses such an id too).
+// @needs temporal
 import { cliEnv, EXAMPLE_FEED, expectFailure, runCli } from '../helpers.ts';
 
 const RULE =

@@ -3,6 +3,7 @@
 // its reason (exit 2), the job untouched. The CLI names the job's shops as the job answers them; the
 // worker's codec refuses a key not granted them, the job (or the report) shops that are not its own.
 // `selling-kit worker`, the simulator, a real Temporal server.
+// @needs temporal
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliStackPerFile, EXAMPLE_FEED, expectFailure } from '../helpers.ts';

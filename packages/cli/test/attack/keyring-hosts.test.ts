@@ -6,6 +6,7 @@
 // on either worker; once `selling-kit keys retire` has reached both, a start signed by it is refused with
 // `client_key_retired` whichever worker takes it, and touches nothing. Which worker took a start is read
 // from history (the worker identity is `pid@host`). No timed assertion: each step polls for its outcome.
+// @needs temporal, topology
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -5,6 +5,7 @@
 // - `--timeout abc` gave an instant timeout (NaN), `--callback-port` any value: both checked now;
 // - `--base-url http://<remote>` sent the client secret, the code and the tokens, or an API key, in
 //   cleartext: refused before anything is sent or written.
+// @needs temporal
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';

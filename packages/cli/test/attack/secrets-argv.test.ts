@@ -2,6 +2,7 @@
 // cmdline) for as long as the process runs. A database URL with a password on `worker --token-store`
 // and the simulator's `--admin-token` are refused, naming where the secret goes instead; the value is
 // never echoed and nothing is started.
+// @needs temporal
 import { TOKEN_STORE_ENV } from '../../src/config.ts';
 import { cliEnv, expectFailure, runCli } from '../helpers.ts';
 

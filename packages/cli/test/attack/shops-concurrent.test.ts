@@ -1,6 +1,7 @@
 // Attack (L11): two `shops add` (or `dev`) at once each read credentials.json, add their shop and
 // rename their copy into place: the last rename wins and the other shop is silently lost. The
 // read-modify-write now holds the store's lock, so every concurrent add is kept.
+// @needs temporal
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliEnv, runCli } from '../helpers.ts';

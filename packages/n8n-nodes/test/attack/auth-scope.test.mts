@@ -3,6 +3,7 @@
 // scoped to shop `demo`; a workflow naming shop `second` (typed by a user, or steered by a prompt) cannot
 // delete that shop's listings. And a credential still holding the worker's raw codec key is refused
 // before anything is sent.
+// @needs temporal
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { addShop } from '@selling-kit/simulator/testing';

@@ -4,6 +4,7 @@
 // worker. The Shops list is asked from the worker through n8n's own options endpoint; the job's report
 // comes back as one item per listing, read by the worker from its job store. And Get Many → Bulk Job with
 // no mapping step: the action node's own output (raw) lists as it reads on another shop.
+// @needs temporal, n8n-package, n8n
 import { randomUUID } from 'node:crypto';
 import { DEMO } from '@selling-kit/simulator';
 import { addShop, type TestShop } from '@selling-kit/simulator/testing';

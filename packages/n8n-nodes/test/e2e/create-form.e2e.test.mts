@@ -2,6 +2,7 @@
 // filled in only through the form's typed fields — pictures from an expression giving an array —
 // succeeds the first time and hands on the full listing; then headless Chromium opens that node in
 // the editor and saves the form as docs/create-form.png (the README's picture of it).
+// @needs n8n-package, n8n
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

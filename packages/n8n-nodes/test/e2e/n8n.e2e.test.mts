@@ -2,6 +2,7 @@
 // packed package is loaded as a community package, workflows are created through n8n's public API
 // and run over HTTP, the trigger receives the simulator's signed webhook deliveries, and a headless
 // Chromium checks the editor's node panel. One n8n for the whole file (~30 s to start).
+// @needs temporal, n8n-package, n8n
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

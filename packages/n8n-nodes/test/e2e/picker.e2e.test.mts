@@ -2,6 +2,7 @@
 // n8n's own resource-locator and dynamic-options endpoints call our methods as the editor does, a
 // published workflow runs version 2 of the node with the picker's By URL and From List values, and a
 // headless Chromium opens the picker in the editor (its screenshot is docs/picker.png).
+// @needs n8n-package, n8n
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO } from '@selling-kit/simulator';

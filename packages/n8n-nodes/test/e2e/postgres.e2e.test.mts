@@ -5,6 +5,7 @@
 // Bulk Job node starts a job on that server, which a selling-kit worker runs into the simulator with its
 // job store in the same cluster (the production configuration): the node reads the job's report from it
 // through Temporal.
+// @needs n8n-package, n8n, topology
 import { randomBytes, randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { DefaultLogger, Runtime } from '@temporalio/worker';

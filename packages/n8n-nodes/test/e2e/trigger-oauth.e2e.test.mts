@@ -5,6 +5,7 @@
 // page, a Marketplace node call with the token, then an access token expired in the simulator (its
 // clock moved past the token's life) that n8n refreshes (the simulator records the refresh_token
 // grant) before the call succeeds again; the trigger registers with that OAuth2 credential too.
+// @needs n8n-package, n8n
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -6,6 +6,7 @@
 // is set up over REST (REST only reads the outcome). Item 5, through executed workflows: the shipped
 // "Delist everywhere on sale" marks the SKU sold on shop B, and when shop B refuses, its error output
 // makes the run fail with the reason. Saves docs/trigger-form.png for the README.
+// @needs n8n-package, n8n, browser
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';

@@ -5,6 +5,7 @@
 // the Department chosen in the browser; and a misspelt brand fails the run with the suggestion, nothing
 // listed; n8n adds its Custom API Call to the node's lists. Saves docs/update-form.png and
 // docs/catalogue-form.png for the README.
+// @needs n8n-package, n8n, browser
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { INodeProperties } from 'n8n-workflow';

@@ -2,6 +2,7 @@
 // bad credentials, every method, long and badly encoded paths, huge headers, broken framing. Each
 // answer must be a well-formed error (the service's envelope, the token endpoint's OAuth format or the
 // gateway's 429 body) with a unique id, and the server must keep serving.
+// @needs minutes
 import {
   ErrorEnvelope,
   OAuthErrorResponse,

@@ -33,7 +33,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { APP_BUDGET_MESSAGES, appBudgetWorkflowId } from '../contract.ts';
-import type { Allowance } from '../types.ts';
+import { APP_WIDE_LIMIT, type Allowance } from '@selling-kit/api-client/rate-limits';
 import { REFUSING_UPDATE, refuseInput } from './refuse.ts';
 
 export interface BudgetInput {
@@ -108,7 +108,8 @@ export const LEDGER: LedgerRules = {
   review: true,
 };
 
-export const APP_WIDE_ALLOWANCE: Allowance = { limit: 30_000, windowMs: 60_000 };
+/** The spec's app-wide limit (the client core's table). */
+export const APP_WIDE_ALLOWANCE: Allowance = { ...APP_WIDE_LIMIT };
 
 /**
  * A fresh ledger (`rules` as for `lease`). Given `startedAt` (an allocator that starts without a carried state), the whole budget

@@ -24,6 +24,7 @@
 // after the ring's last use, and ring slots the same way after the wide slot's last use. The wide slot is
 // sent before the share's lease ends (its deadline), so the allocator's cooling after that end covers it.
 // It is handed out in parts of at most one ring slot each (`SlotGrant.size`), sent one after another.
+import { RATE_LIMITS } from '@selling-kit/api-client/rate-limits';
 import type { Allowance, BulkOperation, RateGroup } from '../types.ts';
 import type { Lease } from './app-budget.ts';
 
@@ -32,12 +33,18 @@ export const groupOf = (operation: BulkOperation): RateGroup =>
   operation === 'create' || operation === 'upsert' || operation === 'update' ? 'create_update' : 'general';
 
 /**
- * The spec's allowances per shop. The general group keeps 5 % back from bulk jobs: sales (mark-as-sold
- * after a sale elsewhere) go in that reserve and never wait behind bulk work.
+ * The share of the general group kept back from bulk jobs: sales (mark-as-sold after a sale elsewhere)
+ * go in that reserve and never wait behind bulk work.
  */
+export const SALES_RESERVE = 0.05;
+
+/** Bulk jobs' allowances per shop: the spec's table (the client core's), less the sales reserve. */
 export const DEFAULT_ALLOWANCES: Record<RateGroup, Allowance> = {
-  create_update: { limit: 200, windowMs: 10_000 },
-  general: { limit: 5_700, windowMs: 60_000 },
+  create_update: { ...RATE_LIMITS.create_update },
+  general: {
+    ...RATE_LIMITS.general,
+    limit: Math.floor(RATE_LIMITS.general.limit * (1 - SALES_RESERVE)),
+  },
 };
 
 export interface Ring {

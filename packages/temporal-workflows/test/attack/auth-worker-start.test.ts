@@ -2,6 +2,7 @@
 // store but no token-store key does not start (it would otherwise fall back to a key the codec's holders
 // share); a bad SELLING_KIT_CLIENT_AUTH is refused by name; a worker without a codec says loudly that it
 // takes any input from anyone who can reach Temporal (L12).
+// @needs temporal
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';

@@ -1,6 +1,7 @@
 // Attack tests for D1 (H1, M3): who may start work on a worker that holds every shop's keys. A worker
 // with the codec on and a client keyring, a real Temporal server, the simulator over 127.0.0.1: each
 // attack is refused with its reason and touches no listing.
+// @needs temporal
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';

@@ -7,6 +7,7 @@
 // certificate (the server's alert "certificate required"), a certificate from another CA ("unknown ca");
 // a workflow start tried that way leaves nothing on the server. Accepted: the deployment's client. The
 // worker's health check asks the worker (/readyz), which reaches Temporal only with its own certificate.
+// @needs topology
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, readFileSync, writeFileSync } from 'node:fs';

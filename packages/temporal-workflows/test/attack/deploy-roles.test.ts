@@ -4,6 +4,7 @@
 // (job store, token store). On a real PostgreSQL: no role is superuser or may create roles or databases,
 // read server files or run programs; no role can connect to another's database; Temporal's schema set-up
 // (deploy/temporal/setup-postgres.sh), the job store and the token store migrate and work as their own role.
+// @needs topology
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createPgJobStore } from '../../src/stores/job-store-pg.ts';
 import { createPgTokenStore } from '../../src/token-store-pg.ts';

@@ -3,6 +3,7 @@
 // the contract's id rule, never by the job input. Each test starts the attack through a real worker on
 // the test's Temporal server and asserts it is refused with its reason, 0 listings touched on the
 // simulator and nothing written outside the job store.
+// @needs temporal
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { mkdtempSync, readdirSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -2,6 +2,7 @@
 // and the job is stuck): signals with null or a wrong shape, sealed under an unknown key id, garbage
 // sealed bytes, a client-signed payload in an encoding that is not JSON; the job-id rule at a
 // continue-as-new; and a client key naming another seller's tokens (`tokenRef`).
+// @needs temporal
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Client } from '@temporalio/client';

@@ -4,6 +4,7 @@
 // them, the job refuses a message whose shops are not exactly its own, and the report workflow refuses a
 // reader whose named shops are not the job's recorded ones. A worker with the codec on and a client
 // keyring, a real Temporal server, the simulator over 127.0.0.1.
+// @needs temporal
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Client, WorkflowUpdateFailedError } from '@temporalio/client';

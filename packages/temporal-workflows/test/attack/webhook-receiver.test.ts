@@ -1,6 +1,7 @@
 // Attack (L7): a forger probing the webhook receiver must not learn which check failed (a stale
 // timestamp vs a wrong signature vs no signature tells them what to change next). Every refused
 // delivery gets the same 401 body; the reason goes to the receiver's log only; nothing is started.
+// @needs temporal
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
 import { webhookHeaders } from '@selling-kit/api-client/core';

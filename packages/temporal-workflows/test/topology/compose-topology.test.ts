@@ -4,6 +4,7 @@
 // the worker service's environment, and a bulk job started and followed with the `selling-kit` CLI. Mid-job
 // one worker is SIGKILLed, then the Temporal server is killed and started again on the same database:
 // every item must be in the report exactly once, and the simulator must hold each listing exactly once.
+// @needs topology
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

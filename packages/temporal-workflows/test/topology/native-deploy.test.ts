@@ -9,6 +9,7 @@
 // + restore.sh there, the server and a worker on it, and `jobs status` / `jobs report` of the job finished
 // before the dump answer as before; last, the job deleted from Temporal (as retention does): `jobs status`
 // exit 4, `jobs report --shops` still answers from the job store.
+// @needs topology
 import type { ChildProcess } from 'node:child_process';
 import { execFile, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';

@@ -5,6 +5,7 @@
 // entry point (worker-main) connects the same way; flags win over the profile and the environment; a
 // wrong CA, a missing client certificate or TLS left off fail with a message naming the setting, and no
 // message carries key material or the API key.
+// @needs topology
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

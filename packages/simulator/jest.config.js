@@ -1,3 +1,0 @@
-import { packageJestConfig } from '../../jest.preset.js';
-
-export default packageJestConfig('simulator');
