@@ -16,7 +16,7 @@ import {
   saleWorkflow,
   type SellerAuthState,
 } from './workflows/index.ts';
-import { shopsProblem, sumProgress } from './workflows/multi-shop.ts';
+import { shopsProblem } from './workflows/multi-shop.ts';
 import { jobShops } from './job-shops.ts';
 import {
   bulkWorkflowId,
@@ -33,6 +33,7 @@ import {
 } from './contract.ts';
 import { jobSearchAttributes, JOB_ATTRIBUTE, OPERATION_ATTRIBUTE } from './search-attributes.ts';
 import type { BulkJobInput, BulkProgress, MultiShopJobInput, SaleInput, SaleResult } from './types.ts';
+import { sumProgress } from './workflows/job-progress.ts';
 
 export { bulkWorkflowId };
 

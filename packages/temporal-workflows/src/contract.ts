@@ -498,3 +498,6 @@ export function namedShops(value: unknown): { shops: string[]; sellers: string[]
   }
   return { shops: [...shops], sellers: [...sellers] };
 }
+
+/** The refresh activity's limits; its token call ends well within them (activities/auth.ts; the seller's auth workflow schedules it with them). */
+export const REFRESH_ACTIVITY = { startToCloseMs: 60_000, heartbeatMs: 10_000 } as const;

@@ -2,7 +2,6 @@
 // Types only: no runtime code here.
 import type { ProductRef } from '@selling-kit/api-client/core';
 import type { Allowance, RateGroup as CoreRateGroup } from '@selling-kit/api-client/rate-limits';
-import type { JobKey, SnapshotMeta } from './stores/job-store.ts';
 
 /**
  * create: POST (verify-then-retry after unknown outcomes). upsert: PUT by SKU (creates or replaces).
@@ -276,4 +275,43 @@ export interface ReconcileResult {
   orders: number;
   /** Orders still waiting to be shipped: what a missed sale webhook would have announced. */
   awaitingShipping: string[];
+}
+
+// The app-wide budget's shares (workflows/app-budget.ts), which lanes pace with (workflows/pacing.ts).
+
+export interface Lease {
+  /** Requests this shop may send per budget window. */
+  perWindow: number;
+  /** The budget window those requests are counted in, ms. */
+  windowMs: number;
+  /** When the lease ends; strictly later on every renewal of a key, so it also orders caps (`capSeq`). */
+  until: number;
+  leaseMs: number;
+  /** Granted less than wanted (0.3): when more may be free, to ask again then (else half-way through). */
+  reviewAt?: number;
+}
+
+/** One lane's request in a batch: `key` is `<shopId>:<group>`. */
+export interface LeaseRequest {
+  shopId: string;
+  key?: string;
+  want: number;
+}
+
+// A job's key in the job store (stores/job-store.ts) and what its feed snapshot says of itself.
+
+/** The job whose data this is: its workflow id and the run id it started with. */
+export interface JobKey {
+  workflowId: string;
+  firstRunId: string;
+}
+
+export interface SnapshotMeta {
+  /** The feed it was taken from, with credentials and query string removed (for messages). */
+  source: string;
+  format: FeedFormat;
+  /** sha256 of the feed's bytes. */
+  sha256: string;
+  /** Records in the snapshot. */
+  total: number;
 }

@@ -13,15 +13,9 @@ import {
   type Ring,
   type SlotReport,
 } from '../src/workflows/pacing.ts';
-import {
-  DEFAULT_HEADROOM,
-  lease,
-  LEDGER,
-  LEDGER_0_2,
-  newBudget,
-  type Lease,
-} from '../src/workflows/app-budget.ts';
+import { DEFAULT_HEADROOM, lease, LEDGER, LEDGER_0_2, newBudget } from '../src/workflows/app-budget.ts';
 import { maxInAnyWindow } from './sliding-log.ts';
+import type { Lease } from '../src/types.ts';
 
 const SELLER = { limit: 200, windowMs: 10_000 }; // create_update
 const BUDGET_WINDOW = 60_000;

@@ -13,12 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker as TemporalWorker } from '@temporalio/worker';
 import { createWorker, workflowCode, type KitWorker } from '../src/worker.ts';
 import { REFUSED_FIELD } from '../src/contract.ts';
-import {
-  sellerAuthWorkflow,
-  sellerAuthWorkflowId,
-  refreshUpdate,
-  authStateQuery,
-} from '../src/workflows/seller-auth.ts';
+import { sellerAuthWorkflow, sellerAuthWorkflowId } from '../src/workflows/seller-auth.ts';
 import type { SellerTokens } from '../src/activities/index.ts';
 import { createMemoryTokenStore } from '../src/token-store.ts';
 import { createOAuthClient } from '@selling-kit/simulator';
@@ -39,6 +34,7 @@ import { FEED_HEADER, feedRow } from '../src/testing.ts';
 import { okOf, reportOf, waitFor } from './helpers.ts';
 import { createLocalJobStore } from '../src/stores/job-store-local.ts';
 import { TEST_FEED_POLICY } from './feed-files.ts';
+import { refreshUpdate, authStateQuery } from '../src/workflows/messages.ts';
 
 const TIME_SCALE = 10; // the simulator's 10 s create window lasts 1 real second
 const taskQueue = `bulk-test-${randomUUID()}`;

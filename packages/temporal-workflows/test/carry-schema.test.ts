@@ -4,7 +4,8 @@
 // failing the job or throwing a TypeError somewhere inside it.
 // @needs temporal
 import { bulkWorkflowId } from '../src/contract.ts';
-import { bulkListingWorkflow, CARRY_VERSION, type BulkCarry } from '../src/workflows/bulk-listing.ts';
+import { bulkListingWorkflow } from '../src/workflows/bulk-listing.ts';
+import { CARRY_VERSION, type BulkCarry } from '../src/workflows/bulk-job.ts';
 import { csvFeed, job, products, useTestEnv, waitFor } from './helpers.ts';
 
 const env = useTestEnv('carry-schema');

@@ -11,7 +11,8 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { CancelledFailure } from '@temporalio/common';
 import { startBulkJob, getProgress, cancelJob, resumeJob } from '../src/client.ts';
 import { bulkWorkflowId } from '../src/contract.ts';
-import { bulkListingWorkflow, CARRY_VERSION, type BulkCarry } from '../src/workflows/bulk-listing.ts';
+import { bulkListingWorkflow } from '../src/workflows/bulk-listing.ts';
+import { newCarry, type BulkCarry } from '../src/workflows/bulk-job.ts';
 import { shopWorkflowId } from '../src/workflows/multi-shop.ts';
 import { laneWorkflowId } from '../src/workflows/shop-lane.ts';
 import { addFault, admin, csvFeed, job, listDirectly, products, reportOf, useTestEnv } from './helpers.ts';
@@ -44,24 +45,10 @@ async function historyOf(workflowId: string) {
   };
 }
 
+/** A job's state as its first run would carry it on (the workflow's own constructor), with `over` applied. */
 const emptyCarry = (over: Partial<BulkCarry>): BulkCarry => ({
-  v: CARRY_VERSION,
-  offset: 0,
-  feedDone: false,
-  queue: [],
-  later: [],
-  unknown: [],
-  counts: { total: 0, done: 0, failed: 0, cancelled: 0, rateLimited: 0, verified: 0 },
-  report: [],
-  rate: 20,
+  ...newCarry({ allowance: { limit: 20, windowMs: 10_000 }, startedAt: Date.now() }),
   runs: 1,
-  paused: false,
-  cancelled: false,
-  seq: 0,
-  accepted: {},
-  answers: [],
-  unreachable: 0,
-  startedAt: Date.now(),
   ...over,
 });
 

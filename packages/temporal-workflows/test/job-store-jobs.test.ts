@@ -14,7 +14,7 @@ import { createActivities } from '../src/activities/index.ts';
 import { TEST_FEED_POLICY } from './feed-files.ts';
 import { dataConverter } from '../src/data-converter.ts';
 import { workflowBundle } from '../src/worker.ts';
-import { bulkListingWorkflow, jobDataQuery, REPORT_INCOMPLETE } from '../src/workflows/bulk-listing.ts';
+import { bulkListingWorkflow, REPORT_INCOMPLETE } from '../src/workflows/bulk-listing.ts';
 import type { JobStore, OutcomePart } from '../src/stores/job-store.ts';
 import { createLocalJobStore } from '../src/stores/job-store-local.ts';
 import type { BulkProgress } from '../src/types.ts';
@@ -31,6 +31,7 @@ import {
   type TestEnv,
 } from './helpers.ts';
 import { shopsWithFeeds, startShopsJob } from './many-shop-jobs.ts';
+import { jobDataQuery } from '../src/workflows/messages.ts';
 
 const env = useTestEnv('jobstore');
 afterEach(() => admin(env, 'DELETE', '/admin/faults'));

@@ -5,11 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createActivities, type AcquireInput } from '../src/activities/index.ts';
-import { laneWorkflowId, ringQuery } from '../src/workflows/shop-lane.ts';
-import { appBudgetWorkflowId, budgetQuery } from '../src/workflows/app-budget.ts';
+import { laneWorkflowId } from '../src/workflows/shop-lane.ts';
+import { appBudgetWorkflowId } from '../src/workflows/app-budget.ts';
 import { DEFAULT_ALLOWANCES, type AcquireRequest, type Ring } from '../src/workflows/pacing.ts';
 import type { Allowance } from '../src/types.ts';
 import { startEnv, type TestEnv } from './helpers.ts';
+import { ringQuery, budgetQuery } from '../src/workflows/messages.ts';
 
 let env: TestEnv;
 beforeAll(async () => {

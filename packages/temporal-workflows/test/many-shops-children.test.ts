@@ -7,12 +7,12 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { bulkWorkflowId, cancelJob, pauseJob, resumeJob, startBulkJob } from '../src/client.ts';
-import { progressQuery } from '../src/workflows/bulk-listing.ts';
 import { multiShopJobWorkflow, shopsProblem, shopWorkflowId } from '../src/workflows/multi-shop.ts';
 import { createChildrenActivities } from '../src/activities/children.ts';
 import type { ActivityContext } from '../src/activities/context.ts';
 import type { BulkProgress, MultiShopJobInput } from '../src/types.ts';
 import { csvFeed, job, products, reportOf, startEnv, type TestEnv } from './helpers.ts';
+import { progressQuery } from '../src/workflows/messages.ts';
 
 const EventType = temporal.api.enums.v1.EventType;
 let env: TestEnv;

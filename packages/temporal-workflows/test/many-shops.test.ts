@@ -4,7 +4,7 @@
 // @needs temporal
 import { randomUUID } from 'node:crypto';
 import { createOAuthClient } from '@selling-kit/simulator';
-import { authStateQuery, sellerAuthWorkflowId } from '../src/workflows/seller-auth.ts';
+import { sellerAuthWorkflowId } from '../src/workflows/seller-auth.ts';
 import { cancelJob, getProgress, reconnectSeller, resumeJob, startBulkJob } from '../src/client.ts';
 import { shopWorkflowId } from '../src/workflows/multi-shop.ts';
 import type { SellerTokens } from '../src/activities/index.ts';
@@ -12,6 +12,7 @@ import { createMemoryTokenStore } from '../src/token-store.ts';
 import { admin, csvFeed, job, products, reportOf, useTestEnv } from './helpers.ts';
 import { shopsWithFeeds, startShopsJob } from './many-shop-jobs.ts';
 import { createSeller, addAddress } from '@selling-kit/simulator';
+import { authStateQuery } from '../src/workflows/messages.ts';
 
 const tokens = new Map<string, SellerTokens>();
 const env = useTestEnv('many', { tokens: createMemoryTokenStore(tokens) });

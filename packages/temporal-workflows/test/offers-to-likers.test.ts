@@ -9,11 +9,7 @@
 import { startWebhookReceiver, type WebhookReceiver } from '../src/webhook-receiver.ts';
 import { checkOfferSettings, recordLike } from '../src/webhook-flows.ts';
 import { offerCents } from '../src/activities/offers.ts';
-import {
-  likerOffersStateQuery,
-  likerOffersWorkflowId,
-  type likerOffersWorkflow,
-} from '../src/workflows/offers-to-likers.ts';
+import { likerOffersWorkflowId, type likerOffersWorkflow } from '../src/workflows/offers-to-likers.ts';
 import { shopLaneWorkflow } from '../src/workflows/shop-lane.ts';
 import { laneWorkflowId } from '../src/contract.ts';
 import { markAsSold } from '../src/client.ts';
@@ -26,6 +22,7 @@ import {
   waitFor,
   type TestEnv,
 } from './helpers.ts';
+import { likerOffersStateQuery } from '../src/workflows/messages.ts';
 
 const SECRET = 'whsec_offers_test';
 const DELAY_MS = 1500;

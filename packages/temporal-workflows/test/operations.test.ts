@@ -5,7 +5,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WorkflowFailedError } from '@temporalio/client';
 import { getProgress, markAsSold, startBulkJob } from '../src/client.ts';
-import { cancelUpdate, pauseUpdate, resumeUpdate } from '../src/workflows/bulk-listing.ts';
 import {
   addFaults,
   admin,
@@ -21,6 +20,7 @@ import {
   useTestEnv,
   writeFeed,
 } from './helpers.ts';
+import { cancelUpdate, pauseUpdate, resumeUpdate } from '../src/workflows/messages.ts';
 
 const env = useTestEnv('ops');
 

@@ -15,14 +15,10 @@ import { parseCodecKeys } from '../src/codec.ts';
 import { tokenStoreKeyring } from '../src/auth/token-store-key.ts';
 import { reconnectSeller } from '../src/client.ts';
 import { createFileTokenStore } from '../src/token-store.ts';
-import {
-  authStateQuery,
-  refreshUpdate,
-  sellerAuthWorkflow,
-  sellerAuthWorkflowId,
-} from '../src/workflows/seller-auth.ts';
+import { sellerAuthWorkflow, sellerAuthWorkflowId } from '../src/workflows/seller-auth.ts';
 import { startEnv, type TestEnv } from './helpers.ts';
 import { connectSeller, startTokenProcess, stopTokenProcesses } from './token-helpers.ts';
+import { authStateQuery, refreshUpdate } from '../src/workflows/messages.ts';
 
 // The keys worker-main.ts opens the token store with (its own key; the codec ring's old derivation), so
 // every process opens the same file.

@@ -5,10 +5,10 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { createClient, ReauthorizationRequiredError, type TokenSet } from '@selling-kit/api-client';
-import { REFRESH_ACTIVITY } from '../workflows/seller-auth.ts';
 import type { SellerTokens, TokenStore } from './clients.ts';
 import type { ActivityContext } from './context.ts';
 import { countRefresh } from '../metrics.ts';
+import { REFRESH_ACTIVITY } from '../contract.ts';
 
 /**
  * One token call, no client retries (the activity's retries re-read the store first), ending well within

@@ -7,11 +7,11 @@
 // attempts it accepted, asked of its replayed history), and its own snapshot is dropped.
 import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { BulkProgress, JobState } from '../types.ts';
-import { jobDataQuery, progressQuery, type JobData } from '../workflows/bulk-listing.ts';
-import { emptyProgress } from '../workflows/multi-shop.ts';
 import type { JobStore } from '../stores/job-store.ts';
 import type { ActivityContext } from './context.ts';
 import { storeOf } from './job-data.ts';
+import { jobDataQuery, progressQuery, type JobData } from '../workflows/messages.ts';
+import { emptyProgress } from '../workflows/job-progress.ts';
 
 /** A child the parent believes running. */
 export interface ChildRef {

@@ -28,12 +28,12 @@ function createClient(options: Parameters<typeof createApiClient>[0]): SellingCl
     throw e;
   }
 }
-import { refreshUpdate, sellerAuthWorkflow, sellerAuthWorkflowId } from '../workflows/seller-auth.ts';
-import { DEFAULT_TASK_QUEUE } from '../contract.ts';
+import { DEFAULT_TASK_QUEUE, sellerAuthWorkflowId, WORKFLOW_TYPES } from '../contract.ts';
 import type { ShopRef } from '../types.ts';
 import { requestMetricsLogger, workerMeter } from '../metrics.ts';
 import { requestSpanLogger } from '../tracing.ts';
 import { startOrUpdate, type Entity } from './entities.ts';
+import { refreshUpdate, type SellerAuthInput } from '../workflows/messages.ts';
 
 /** A direct partner's shop: where the API is and the shop's API key. */
 export interface Credential {
@@ -148,8 +148,8 @@ class WorkflowSellerAuth implements AuthProvider {
   private async refresh(seenVersion: number): Promise<void> {
     const temporal = this.deps.temporal;
     if (!temporal) throw new Error('OAuth shops need the worker to be given a Temporal client');
-    const auth: Entity<typeof sellerAuthWorkflow> = {
-      workflow: sellerAuthWorkflow,
+    const auth: Entity<[SellerAuthInput]> = {
+      workflowType: WORKFLOW_TYPES.sellerAuth,
       start: {
         workflowId: sellerAuthWorkflowId(this.shop.shopId),
         taskQueue: this.deps.taskQueue ?? DEFAULT_TASK_QUEUE,

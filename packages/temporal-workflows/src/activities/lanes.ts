@@ -4,19 +4,13 @@
 // updates, so jobs come here once per window. Every update is an update-with-start (the entity starts on first use, and a
 // run handing over to the next by continue-as-new is retried by the client onto the new run); the job's
 // update id makes a retried activity's acquire count once.
-import { acquireUpdate, laneWorkflowId, shopLaneWorkflow, type LaneInput } from '../workflows/shop-lane.ts';
-import {
-  appBudgetWorkflow,
-  appBudgetWorkflowId,
-  leasesUpdate,
-  type BudgetInput,
-  type Lease,
-  type LeaseRequest,
-} from '../workflows/app-budget.ts';
+import { appBudgetWorkflowId, laneWorkflowId, WORKFLOW_TYPES } from '../contract.ts';
 import { renewalDue, type AcquireRequest, type AcquireResult } from '../workflows/pacing.ts';
 import type { BulkJobOptions, ShopRef } from '../types.ts';
 import type { ActivityContext } from './context.ts';
 import { startOrUpdate, type Entity } from './entities.ts';
+import { acquireUpdate, type LaneInput, leasesUpdate, type BudgetInput } from '../workflows/messages.ts';
+import type { Lease, LeaseRequest } from '../types.ts';
 
 export interface AcquireInput {
   shop: ShopRef;
@@ -54,8 +48,8 @@ export function createLaneActivities({ deps, clients, taskQueue }: ActivityConte
   };
 
   /** The shop's lane for one rate group, started with `lane` when it does not run. */
-  const laneOf = (shopId: string, group: string, lane: LaneInput): Entity<typeof shopLaneWorkflow> => ({
-    workflow: shopLaneWorkflow,
+  const laneOf = (shopId: string, group: string, lane: LaneInput): Entity<[LaneInput]> => ({
+    workflowType: WORKFLOW_TYPES.shopLane,
     start: { workflowId: laneWorkflowId(taskQueue, shopId, group), taskQueue, args: [lane] },
   });
 
@@ -83,8 +77,8 @@ export function createLaneActivities({ deps, clients, taskQueue }: ActivityConte
     const batch = [...queue.waiting.values()].slice(0, MAX_BATCH);
     for (const { request } of batch) queue.waiting.delete(request.key ?? request.shopId);
     try {
-      const allocator: Entity<typeof appBudgetWorkflow> = {
-        workflow: appBudgetWorkflow,
+      const allocator: Entity<[BudgetInput]> = {
+        workflowType: WORKFLOW_TYPES.appBudget,
         start: { workflowId: appBudgetWorkflowId(taskQueue, appId), taskQueue, args: [queue.input] },
       };
       const leases = await startOrUpdate(temporal(), allocator, leasesUpdate, [

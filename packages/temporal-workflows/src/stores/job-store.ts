@@ -15,13 +15,9 @@
 // line, the outcome in the highest `seq` among the parts the workflow accepted (for each seq the accepted
 // attempt, 1 unless the workflow says otherwise) with `seq <= upToSeq` — a zombie attempt's part or an
 // abandoned run's (after a reset) never counts.
-import type { FeedFormat, ItemResult } from '../types.ts';
+import type { FeedFormat, ItemResult, JobKey, SnapshotMeta } from '../types.ts';
 
-/** The job whose data this is: its workflow id and the run id it started with. */
-export interface JobKey {
-  workflowId: string;
-  firstRunId: string;
-}
+export type { JobKey, SnapshotMeta };
 
 /** A job key as activities get it: also the job's user-facing ids and the store that holds its data. */
 export interface JobRef extends JobKey {
@@ -55,16 +51,6 @@ export interface JobRecord {
 }
 
 /** What a snapshot holds, besides its records. */
-export interface SnapshotMeta {
-  /** The feed it was taken from, with credentials and query string removed (for messages). */
-  source: string;
-  format: FeedFormat;
-  /** sha256 of the feed's bytes. */
-  sha256: string;
-  /** Records in the snapshot. */
-  total: number;
-}
-
 /** Receives a snapshot's records while the feed is read; nothing is visible before `commit`. */
 export interface SnapshotWriter {
   /** Appends records in order (each one JSON text: a feed item, or `{"__malformed_row": "…"}`). */

@@ -25,58 +25,20 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
-  defineQuery,
-  defineUpdate,
   deprecatePatch,
   patched,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import { APP_BUDGET_MESSAGES, appBudgetWorkflowId } from '../contract.ts';
+import { appBudgetWorkflowId } from '../contract.ts';
 import { APP_WIDE_LIMIT, type Allowance } from '@selling-kit/api-client/rate-limits';
 import { REFUSING_UPDATE, refuseInput } from './refuse.ts';
+import type { Lease } from '../types.ts';
+import { budgetQuery, leasesUpdate, leaseUpdate, type BudgetInput, type BudgetState } from './messages.ts';
 
-export interface BudgetInput {
-  appId: string;
-  /** Default the spec's 30,000 per 60 s. */
-  allowance?: Allowance;
-  /**
-   * Kept back for requests outside bulk jobs (verifications, sales, reconciliations, token refreshes).
-   * Default `DEFAULT_HEADROOM` (0.02: 600 of the spec's 30,000 per minute; allocators before 0.3: 0.1).
-   */
-  headroom?: number;
-  /** How long a share holds before it must be renewed (default 30 s; from 0.3 at least 2.5 budget windows). */
-  leaseMs?: number;
-}
 
-export interface BudgetState {
-  allowance: Allowance;
-  headroom: number;
-  leaseMs: number;
-  /** By key: `<shopId>:<group>` (before 0.2: the shop id alone). */
-  leases: Record<string, { perWindow: number; want: number; until: number }>;
-  /** Capacity given up recently: free again at `freeAt`. */
-  cooling: { perWindow: number; freeAt: number }[];
-}
 
-export interface Lease {
-  /** Requests this shop may send per budget window. */
-  perWindow: number;
-  /** The budget window those requests are counted in, ms. */
-  windowMs: number;
-  /** When the lease ends; strictly later on every renewal of a key, so it also orders caps (`capSeq`). */
-  until: number;
-  leaseMs: number;
-  /** Granted less than wanted (0.3): when more may be free, to ask again then (else half-way through). */
-  reviewAt?: number;
-}
 
-/** One lane's request in a batch: `key` is `<shopId>:<group>`. */
-export interface LeaseRequest {
-  shopId: string;
-  key?: string;
-  want: number;
-}
 
 /** The ledger's rules: allocators recorded before 0.3 replay with the rules they ran with. */
 export interface LedgerRules {
@@ -182,13 +144,7 @@ export function lease(
   return granted;
 }
 
-/** `key` is `<shopId>:<group>`; a request without one (workers before 0.2) is keyed by its shop. */
-export const leaseUpdate = defineUpdate<Lease, [LeaseRequest]>(APP_BUDGET_MESSAGES.leaseUpdate);
-/** Many lanes' requests in one update (0.3): a worker's batch, answered in order. */
-export const leasesUpdate = defineUpdate<Lease[], [{ requests: LeaseRequest[] }]>(
-  APP_BUDGET_MESSAGES.leasesUpdate,
-);
-export const budgetQuery = defineQuery<BudgetState>(APP_BUDGET_MESSAGES.budgetQuery);
+
 /** Per task queue, like the lanes (shop-lane.ts `laneWorkflowId`): a gone deployment's allocator never blocks another. */
 export { appBudgetWorkflowId };
 

@@ -15,9 +15,6 @@ import {
   condition,
   isCancellation,
   continueAsNew,
-  defineQuery,
-  defineSignal,
-  defineUpdate,
   getExternalWorkflowHandle,
   log,
   proxyActivities,
@@ -27,7 +24,7 @@ import {
   allHandlersFinished,
   patched,
 } from '@temporalio/workflow';
-import { INVALID_ID, JOB_ID_RULE_PATCH, JOB_MESSAGES, jobIdsProblem, type JobMessage } from '../contract.ts';
+import { INVALID_ID, JOB_ID_RULE_PATCH, jobIdsProblem, type JobMessage } from '../contract.ts';
 import type { createActivities } from '../activities/index.ts';
 import type {
   BatchResult,
@@ -69,39 +66,23 @@ import {
 } from '../stores/job-store.ts';
 import { guardSignal, INPUT_REFUSED, optionalObject, refuseInput } from './refuse.ts';
 import { jobMessageChecks } from './job-messages.ts';
+import { CARRY_VERSION, newCarry, type BulkCarry, type Unknown } from './bulk-job.ts';
+import {
+  cancelSignal,
+  cancelUpdate,
+  jobDataQuery,
+  pauseSignal,
+  pauseUpdate,
+  progressQuery,
+  resumeSignal,
+  resumeUpdate,
+  shopDoneSignal,
+  shopsQuery,
+} from './messages.ts';
 
-export const progressQuery = defineQuery<BulkProgress>(JOB_MESSAGES.progressQuery);
-/** The job's shops: what a sender names in a JobMessage (a many-shop job's: all of them). */
-export const shopsQuery = defineQuery<string[]>(JOB_MESSAGES.shopsQuery);
-// Each names the job's shops (job-messages.ts): anything else is ignored (signals) or rejected (updates).
-export const pauseSignal = defineSignal<[JobMessage]>(JOB_MESSAGES.pauseSignal);
-export const resumeSignal = defineSignal<[JobMessage]>(JOB_MESSAGES.resumeSignal);
-export const cancelSignal = defineSignal<[JobMessage]>(JOB_MESSAGES.cancelSignal);
-/** The same as updates: they answer with the job's progress once applied. */
-export const pauseUpdate = defineUpdate<BulkProgress, [JobMessage]>(JOB_MESSAGES.pauseUpdate);
-export const resumeUpdate = defineUpdate<BulkProgress, [JobMessage]>(JOB_MESSAGES.resumeUpdate);
-export const cancelUpdate = defineUpdate<BulkProgress, [JobMessage]>(JOB_MESSAGES.cancelUpdate);
-/** A shop's job tells its many-shop parent it has finished (by workflow id: reaches the newest run). */
-export const shopDoneSignal = defineSignal<[{ shopId: string; progress: BulkProgress }]>(
-  JOB_MESSAGES.shopDoneSignal,
-);
 
-/** What the many-shop parent needs to finalize the report of a shop stopped through Temporal (N10). */
-export interface JobData {
-  progress: BulkProgress;
-  /** Absent before the job's snapshot (nothing stored yet). */
-  job?: JobRef;
-  accepted: AcceptedAttempts;
-  upToSeq: number;
-  /** The snapshot is the job's own (not its parent's): dropped with the job. */
-  ownSnapshot: boolean;
-}
-/** Asked of a closed shop's replayed history by the parent's check (activities/children.ts). */
-export const jobDataQuery = defineQuery<JobData>('bulkJobData');
 /** The report merged at the end holds fewer lines than the items the job settled (retried). */
 export const REPORT_INCOMPLETE = 'ReportIncomplete';
-/** The carry's schema: a carry of another schema (an older release's run continuing as new) is refused. */
-export const CARRY_VERSION = 4;
 
 type Activities = ReturnType<typeof createActivities>;
 /**
@@ -146,59 +127,6 @@ const { acquireSlots } = proxyActivities<Activities>({
   retry: { initialInterval: '200ms', maximumInterval: '5s', maximumAttempts: 8 },
 });
 
-/** A create whose outcome is in doubt, waiting for its next GET by SKU. */
-export interface Unknown {
-  item: FeedItem;
-  /** Verification rounds done (each found nothing). */
-  rounds: number;
-  /** When the next round is due (workflow clock). */
-  dueAt: number;
-  /** Rounds in a row that could not ask (the GET failed or met a 429). */
-  misses?: number;
-}
-
-/** Carried across continue-as-new. */
-export interface BulkCarry {
-  /** CARRY_VERSION. */
-  v: number;
-  snapshot?: FeedSnapshot;
-  offset: number;
-  feedDone: boolean;
-  queue: FeedItem[];
-  /** Items waiting out their own backoff after a retryable failure (sorted by notBefore). */
-  later: FeedItem[];
-  unknown: Unknown[];
-  counts: {
-    total: number;
-    done: number;
-    failed: number;
-    cancelled: number;
-    rateLimited: number;
-    verified: number;
-  };
-  /** The job's own ring when it does not share the shop's lane. */
-  ring?: Ring;
-  /** Slots granted last and how they were used: reported with the next request for slots. */
-  report: SlotReport[];
-  retryAfterMs?: number;
-  rate: number;
-  runs: number;
-  paused: boolean;
-  pauseReason?: string;
-  cancelled: boolean;
-  /** The last report part's number (parts are numbered 1, 2, … across runs). */
-  seq: number;
-  /** Parts whose accepted attempt is not the first: seq → attempt. */
-  accepted: AcceptedAttempts;
-  /** Recent windows' answers and server errors among them (api-health.ts). */
-  answers: AnswerTallies;
-  /** Windows in a row of which nothing reached the API and a request could not leave. */
-  unreachable: number;
-  /** When the job's first run started (epoch ms): a listing created before is never this job's. */
-  startedAt: number;
-  /** The shop's ring has granted this job slots before. */
-  laneUsed?: boolean;
-}
 
 /** An outcome the API itself caused (a 5xx, a reset), not a crash of ours or a cancel. */
 const answeredBadly = (code: string | undefined) =>
@@ -249,27 +177,14 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     throw new Error(
       `this job's state is of another release (carry schema ${carry.v ?? 3}, this worker reads ${CARRY_VERSION}): drain bulk jobs before upgrading, or run a worker of the job's release until it ends`,
     );
-  const s: BulkCarry = carry ?? {
-    v: CARRY_VERSION,
-    offset: 0,
-    feedDone: false,
-    queue: [],
-    later: [],
-    unknown: [],
-    counts: { total: 0, done: 0, failed: 0, cancelled: 0, rateLimited: 0, verified: 0 },
-    ring: shared ? undefined : newRing(allowance, ringOptions),
-    report: [],
-    rate: allowance.limit,
-    runs: 0,
-    paused: false,
-    cancelled: false,
-    seq: 0,
-    accepted: {},
-    answers: [],
-    unreachable: 0,
-    // The first run's start: `startTime` is each run's own.
-    startedAt: workflowInfo().startTime.getTime(),
-  };
+  const s: BulkCarry =
+    carry ??
+    newCarry({
+      allowance,
+      ring: shared ? undefined : newRing(allowance, ringOptions),
+      // The first run's start: `startTime` is each run's own.
+      startedAt: workflowInfo().startTime.getTime(),
+    });
   s.runs++;
   const metrics = jobMetrics(input.operation, s.counts);
   const jobId = input.jobId ?? workflowInfo().workflowId;

@@ -1,3 +1,5 @@
+export * from './messages.ts';
+export * from './job-progress.ts';
 export * from './bulk-listing.ts';
 export * from './multi-shop.ts';
 export * from './sale.ts';

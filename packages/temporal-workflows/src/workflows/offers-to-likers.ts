@@ -17,8 +17,6 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
-  defineQuery,
-  defineSignal,
   log,
   patched,
   proxyActivities,
@@ -27,10 +25,11 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.ts';
-import type { LikeSignal, LikerOfferOutcome, LikerOffersInput, LikerOffersState } from '../sales-types.ts';
-import { LIKER_OFFERS_MESSAGES, likerOffersWorkflowId } from '../contract.ts';
+import type { LikerOfferOutcome, LikerOffersInput, LikerOffersState } from '../sales-types.ts';
+import { likerOffersWorkflowId } from '../contract.ts';
 import { DEFAULT_ALLOWANCES, type AcquireResult, type SlotReport } from './pacing.ts';
 import { guardSignal, refuseInput } from './refuse.ts';
+import { likeSignal, likerOffersStateQuery } from './messages.ts';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -52,8 +51,7 @@ const { acquireSlots } = proxyActivities<Activities>({
   retry: { initialInterval: '200ms', maximumInterval: '5s', maximumAttempts: 8 },
 });
 
-export const likeSignal = defineSignal<[LikeSignal]>(LIKER_OFFERS_MESSAGES.likeSignal);
-export const likerOffersStateQuery = defineQuery<LikerOffersState>(LIKER_OFFERS_MESSAGES.stateQuery);
+
 
 export { likerOffersWorkflowId };
 

@@ -26,7 +26,7 @@
 // It is handed out in parts of at most one ring slot each (`SlotGrant.size`), sent one after another.
 import { RATE_LIMITS } from '@selling-kit/api-client/rate-limits';
 import type { Allowance, BulkOperation, RateGroup } from '../types.ts';
-import type { Lease } from './app-budget.ts';
+import type { Lease } from '../types.ts';
 
 /** create, upsert and full updates count against create_update; everything else against general. */
 export const groupOf = (operation: BulkOperation): RateGroup =>

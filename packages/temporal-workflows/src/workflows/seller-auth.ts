@@ -12,44 +12,24 @@ import {
   workflowInfo,
   ApplicationFailure,
   condition,
-  defineQuery,
-  defineUpdate,
   proxyActivities,
   setHandler,
   sleep,
   type RetryPolicy,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.ts';
-import { SELLER_AUTH_MESSAGES, sellerAuthWorkflowId } from '../contract.ts';
+import { REFRESH_ACTIVITY, sellerAuthWorkflowId } from '../contract.ts';
 import { REFUSING_UPDATE, refuseInput } from './refuse.ts';
+import {
+  authStateQuery,
+  reconnectUpdate,
+  refreshUpdate,
+  type SellerAuthInput,
+  type SellerAuthState,
+} from './messages.ts';
 
-export interface SellerAuthInput {
-  sellerId: string;
-  /** Name of the seller's tokens in the worker's token store (and of the OAuth app's credentials). */
-  tokenRef: string;
-  /** Refresh this long before expiry (default 5 minutes). */
-  refreshAheadMs?: number;
-}
 
-export interface SellerAuthState {
-  state: 'active' | 'reauthorization_required';
-  /** Bumped by every refresh; callers pass the version they saw to skip a needless refresh. */
-  version: number;
-  expiresAt: number;
-  refreshes: number;
-  reason?: string;
-}
 
-export const authStateQuery = defineQuery<SellerAuthState>(SELLER_AUTH_MESSAGES.authStateQuery);
-/** On-demand refresh after a 401: `seenVersion` is the token version the caller was using. */
-export const refreshUpdate = defineUpdate<SellerAuthState, [{ seenVersion: number }]>(
-  SELLER_AUTH_MESSAGES.refreshUpdate,
-);
-/** The seller authorised the app again and the new tokens are in the store: back to active. */
-export const reconnectUpdate = defineUpdate<SellerAuthState>(SELLER_AUTH_MESSAGES.reconnectUpdate);
-
-/** The refresh activity's limits; its token call ends well within them (activities/auth.ts). */
-export const REFRESH_ACTIVITY = { startToCloseMs: 60_000, heartbeatMs: 10_000 } as const;
 /** Proactive refreshes are at least this far apart: tokens that live seconds cause no refresh storm. */
 export const MIN_PROACTIVE_MS = 30_000;
 /**

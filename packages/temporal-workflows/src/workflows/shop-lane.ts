@@ -12,41 +12,17 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
-  defineQuery,
-  defineUpdate,
   deprecatePatch,
   patched,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import { LANE_MESSAGES, laneWorkflowId } from '../contract.ts';
-import type { Allowance } from '../types.ts';
-import {
-  acquire,
-  applyShare,
-  DEFAULT_MARGIN_MS,
-  newRing,
-  type AcquireRequest,
-  type AcquireResult,
-  type Ring,
-  type RingOptions,
-} from './pacing.ts';
+import { laneWorkflowId } from '../contract.ts';
+import { acquire, applyShare, DEFAULT_MARGIN_MS, newRing, type Ring } from './pacing.ts';
 import { REFUSING_UPDATE, refuseInput } from './refuse.ts';
+import { acquireUpdate, capUpdate, ringQuery, type LaneInput } from './messages.ts';
 
-export const acquireUpdate = defineUpdate<AcquireResult, [AcquireRequest]>(LANE_MESSAGES.acquireUpdate);
-/**
- * The app-wide budget's share for this lane, in requests per window of this group (undefined: none), with
- * the end of its lease as `seq`: a cap older than the one applied is ignored (one without `seq` applies).
- */
-export const capUpdate = defineUpdate<void, [{ requestsPerWindow: number | undefined; seq?: number }]>(
-  LANE_MESSAGES.capUpdate,
-);
-export const ringQuery = defineQuery<Ring>(LANE_MESSAGES.ringQuery);
 
-export interface LaneInput {
-  allowance: Allowance;
-  ring?: RingOptions;
-}
 
 /** The lane's id (contract.ts): per task queue, so a gone deployment's lane never blocks another. */
 export { laneWorkflowId };
