@@ -35,6 +35,6 @@ RUN mkdir -p /var/lib/selling-kit && chown node:node /var/lib/selling-kit
 USER node
 ENV NODE_ENV=production
 
-# The worker: configured by environment variables (see packages/temporal-workflows/src/worker-main.ts
+# The worker: configured by environment variables (see packages/temporal-workflows/src/worker/worker-main.ts
 # and deploy/README.md).
-CMD ["node", "packages/temporal-workflows/src/worker-main.ts"]
+CMD ["node", "packages/temporal-workflows/src/worker/worker-main.ts"]

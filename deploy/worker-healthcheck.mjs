@@ -1,11 +1,11 @@
 // Health check of the `worker` service (docker-compose.yml) and of the native units: asks the worker's
-// own /readyz (packages/temporal-workflows/src/health.ts) on SELLING_KIT_METRICS_ADDRESS, else
+// own /readyz (packages/temporal-workflows/src/worker/health.ts) on SELLING_KIT_METRICS_ADDRESS, else
 // SELLING_KIT_HEALTH_ADDRESS — the same variables the worker listens on, so it runs with the worker's
 // environment. Readiness is the worker's view: Temporal through its own connection (namespace, TLS, API
 // key), its job store and token store writable, its codec key loaded, its pollers seen by the server. A
 // worker that was killed does not answer: unhealthy. Exit 0 = ready, 1 = not ready or not answering
 // (the failing checks are printed, never a secret).
-const { healthAddress, localUrl } = await import('../packages/temporal-workflows/src/health.ts');
+const { healthAddress, localUrl } = await import('../packages/temporal-workflows/src/worker/health.ts');
 
 const listener = healthAddress(process.env);
 if (!listener) {

@@ -13,11 +13,11 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { startSimulator } from '@selling-kit/simulator';
 import { addShop, validListing } from '@selling-kit/simulator/testing';
 import { createListing } from '../../simulator/src/domain/products.ts';
-import { createWorker } from '../src/worker.ts';
+import { createWorker } from '../src/worker/worker.ts';
 import { feedPolicy } from '../src/activities/feed-policy.ts';
 import { createLocalJobStore } from '../src/stores/job-store-local.ts';
-import { startBulkJob, getProgress } from '../src/client.ts';
-import { startWebhookReceiver } from '../src/webhook-receiver.ts';
+import { startBulkJob, getProgress } from '../src/client/client.ts';
+import { startWebhookReceiver } from '../src/webhooks/webhook-receiver.ts';
 import { manyShopFeeds } from './feeds.ts';
 import { percentile, startTemporal } from './harness.ts';
 

@@ -75,10 +75,10 @@ export async function startTemporal(dir: string) {
   };
 }
 
-const WORKER_MAIN = fileURLToPath(new URL('../src/worker-main.ts', import.meta.url));
+const WORKER_MAIN = fileURLToPath(new URL('../src/worker/worker-main.ts', import.meta.url));
 
 /**
- * `node src/worker-main.ts` in a process of its own, configured as an operator would (payload
+ * `node src/worker/worker-main.ts` in a process of its own, configured as an operator would (payload
  * encryption off: the bench's client has no codec). Resolves once it is polling.
  */
 export async function spawnWorker(env: Record<string, string>): Promise<{

@@ -29,8 +29,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Client } from '@temporalio/client';
 import { startSimulator, createSeller, addAddress, createOAuthClient } from '@selling-kit/simulator';
-import { startBulkJob } from '../src/client.ts';
-import { createFileTokenStore, sealTokens } from '../src/token-store.ts';
+import { startBulkJob } from '../src/client/client.ts';
+import { createFileTokenStore, sealTokens } from '../src/stores/token-store.ts';
 import { DEFAULT_HEADROOM } from '../src/workflows/app-budget.ts';
 import type { SellerTokens } from '../src/activities/index.ts';
 import {

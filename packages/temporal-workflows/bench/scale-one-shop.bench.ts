@@ -1,5 +1,5 @@
 // Scale, one shop (issue 12 §5): one bulk create job of N items (default 100,000) on one shop of a
-// time-scaled simulator, run by a worker in a process of its own (`node src/worker-main.ts`).
+// time-scaled simulator, run by a worker in a process of its own (`node src/worker/worker-main.ts`).
 // Measures and prints:
 //  - completion: listings created ÷ N, and 429s at the gateway;
 //  - history per run (the job's runs through continue-as-new): each run's history fetched with the
@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { startSimulator, createSeller, createApiKey, addAddress } from '@selling-kit/simulator';
-import { startBulkJob } from '../src/client.ts';
+import { startBulkJob } from '../src/client/client.ts';
 import {
   HEADER,
   MiB,

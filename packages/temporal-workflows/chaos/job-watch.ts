@@ -2,7 +2,7 @@
 // state and the reason of a pause) sampled while it runs, and its end (polled with describe: a long poll
 // on the result does not survive a server restart). Neither changes the job.
 import { WorkflowFailedError, type Client } from '@temporalio/client';
-import { bulkWorkflowId, getProgress } from '../src/client.ts';
+import { bulkWorkflowId, getProgress } from '../src/client/client.ts';
 import type { BulkProgress } from '../src/types.ts';
 import { sleep } from './processes.ts';
 

@@ -1,5 +1,5 @@
 // The chaos harness's own stack of child processes: a Temporal dev server with a data file (killed and
-// restarted on the same file and port) and worker processes (src/worker-main.ts, SIGKILLed and started
+// restarted on the same file and port) and worker processes (src/worker/worker-main.ts, SIGKILLed and started
 // again, optionally on a host of their own with a private disk: private-disk.ts). Every child is registered once
 // and killed when the harness ends, however it ends; other resources (a PostgreSQL cluster) register a
 // clean-up that a signal runs too.
@@ -11,7 +11,7 @@ import { freePort } from '@selling-kit/simulator/testing';
 import { devServerArgs, namespaceAnswers } from '../src/testing.ts';
 import type { PrivateHost } from './private-disk.ts';
 
-const WORKER_MAIN = fileURLToPath(new URL('../src/worker-main.ts', import.meta.url));
+const WORKER_MAIN = fileURLToPath(new URL('../src/worker/worker-main.ts', import.meta.url));
 
 /** Children alive now: killed (SIGKILL) on any exit of this process. */
 const alive = new Set<ChildProcess>();
@@ -138,7 +138,7 @@ export const devWorkerEnv = (opts: {
   SELLING_KIT_CODEC: '0', // the harness's client does not encrypt
 });
 
-/** One worker process (src/worker-main.ts), configured by its environment. */
+/** One worker process (src/worker/worker-main.ts), configured by its environment. */
 export class WorkerProcess {
   readonly name: string;
   private child?: ChildProcess;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import type { FaultRuleInput, RunningSimulator } from '@selling-kit/simulator';
-import { bulkWorkflowId, startBulkJob } from '../src/client.ts';
+import { bulkWorkflowId, startBulkJob } from '../src/client/client.ts';
 import { cancelUpdate } from '../src/workflows/index.ts';
 import type { Allowance, BulkProgress, ItemResult } from '../src/types.ts';
 import { auditFailures, auditShop, type FeedLine, type ShopAudit } from './audit.ts';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { RunningSimulator } from '@selling-kit/simulator';
-import { resumeJob, startBulkJob } from '../src/client.ts';
+import { resumeJob, startBulkJob } from '../src/client/client.ts';
 import type { BulkProgress } from '../src/types.ts';
 import { auditFailures, auditShop, type ShopAudit } from './audit.ts';
 import { createShop, listingsOf, startLoggedSimulator, writeFeed } from './fixtures.ts';

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
-import { KIT_COUNTERS, PACING_WAIT_METRIC } from '../src/metric-names.ts';
+import { KIT_COUNTERS, PACING_WAIT_METRIC } from '../src/observability/metric-names.ts';
 import { SDK_METRICS } from './sdk-metric-names.ts';
 
 const run = promisify(execFile);

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Payload, SerializationContext } from '@temporalio/common';
 import proto from '@temporalio/proto';
-import { AesGcmCodec, deriveKey, keyringOf, tokenStoreKeys } from '../src/codec.ts';
+import { AesGcmCodec, deriveKey, keyringOf, tokenStoreKeys } from '../src/codec/codec.ts';
 import * as contract from '../src/contract.ts';
 import { namedShops, refusedInput, workflowIdScope } from '../src/contract.ts';
 import {
@@ -19,7 +19,7 @@ import {
 import { formatClientCredential, macInput, parseClientCredential } from '../src/auth/payload-auth.ts';
 import { clientCredentialFor } from '../src/auth/worker-auth.ts';
 import { loadTokenStoreKey, tokenStoreKeyring } from '../src/auth/token-store-key.ts';
-import { createFileTokenStore } from '../src/token-store.ts';
+import { createFileTokenStore } from '../src/stores/token-store.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sk-auth-codec-'));
 const utf8 = (s: string) => new TextEncoder().encode(s);

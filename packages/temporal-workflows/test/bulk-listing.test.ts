@@ -11,24 +11,24 @@ import { addShop, validListing } from '@selling-kit/simulator/testing';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Worker as TemporalWorker } from '@temporalio/worker';
-import { createWorker, workflowCode, type KitWorker } from '../src/worker.ts';
+import { createWorker, workflowCode, type KitWorker } from '../src/worker/worker.ts';
 import { REFUSED_FIELD } from '../src/contract.ts';
 import { sellerAuthWorkflow, sellerAuthWorkflowId } from '../src/workflows/seller-auth.ts';
 import type { SellerTokens } from '../src/activities/index.ts';
-import { createMemoryTokenStore } from '../src/token-store.ts';
+import { createMemoryTokenStore } from '../src/stores/token-store.ts';
 import { createOAuthClient } from '@selling-kit/simulator';
-import { startBulkJob, getProgress, pauseJob, resumeJob, cancelJob } from '../src/client.ts';
-import { AesGcmCodec, loadCodecKey } from '../src/codec.ts';
+import { startBulkJob, getProgress, pauseJob, resumeJob, cancelJob } from '../src/client/client.ts';
+import { AesGcmCodec, loadCodecKey } from '../src/codec/codec.ts';
 import {
   createFeedSyncSchedule,
   createOrdersReconciliationSchedule,
   listSchedules,
   describeSchedule,
   deleteSchedule,
-} from '../src/schedules.ts';
+} from '../src/client/schedules.ts';
 import { createOrder } from '../../simulator/src/domain/orders.ts';
 import { createListing } from '../../simulator/src/domain/products.ts';
-import { startCodecServer } from '../src/codec-server.ts';
+import { startCodecServer } from '../src/codec/codec-server.ts';
 import type { BulkJobInput } from '../src/types.ts';
 import { FEED_HEADER, feedRow } from '../src/testing.ts';
 import { okOf, reportOf, waitFor } from './helpers.ts';
@@ -352,7 +352,7 @@ describe('payload codec: no plaintext in history', () => {
 
 describe('crash safety and determinism', () => {
   const finished: string[] = [];
-  const workerMain = fileURLToPath(new URL('../src/worker-main.ts', import.meta.url));
+  const workerMain = fileURLToPath(new URL('../src/worker/worker-main.ts', import.meta.url));
 
   function spawnWorker(queue: string, credentialsFile: string): Promise<ChildProcess> {
     const child = spawn(process.execPath, [workerMain], {

@@ -11,7 +11,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Payload, SerializationContext } from '@temporalio/common';
-import { AesGcmCodec, parseCodecKeys, type CodecKeyring } from '../src/codec.ts';
+import { AesGcmCodec, parseCodecKeys, type CodecKeyring } from '../src/codec/codec.ts';
 import { openClientKey, sealClientKey } from '../src/auth/client-key-seal.ts';
 import {
   issueClientKey,

@@ -1,8 +1,8 @@
 // The codec endpoint (R14) over real HTTP on 127.0.0.1: one allowed origin (never `*`), a bearer token
 // unless the local dev stack explicitly serves without one, a bounded body, /encode only when asked.
 import { randomBytes } from 'node:crypto';
-import { AesGcmCodec } from '../src/codec.ts';
-import { startCodecServer, type CodecServerOptions } from '../src/codec-server.ts';
+import { AesGcmCodec } from '../src/codec/codec.ts';
+import { startCodecServer, type CodecServerOptions } from '../src/codec/codec-server.ts';
 
 const codec = new AesGcmCodec(randomBytes(32));
 const UI = 'http://127.0.0.1:8233';

@@ -16,8 +16,8 @@ import {
   loadCodecKey,
   parseCodecKeys,
   tokenStoreKeys,
-} from '../src/codec.ts';
-import { createFileTokenStore } from '../src/token-store.ts';
+} from '../src/codec/codec.ts';
+import { createFileTokenStore } from '../src/stores/token-store.ts';
 import type { SellerTokens } from '../src/activities/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sk-codec-'));

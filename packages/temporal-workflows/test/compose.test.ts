@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { SEARCH_ATTRIBUTE_FLAGS } from '../src/search-attributes.ts';
-import { SHUTDOWN_FORCE_MARGIN_MS, DEFAULT_SHUTDOWN_GRACE_MS } from '../src/worker-tuning.ts';
+import { SHUTDOWN_FORCE_MARGIN_MS, DEFAULT_SHUTDOWN_GRACE_MS } from '../src/worker/worker-tuning.ts';
 import { NATIVE_OVERRIDES, parseEnvFile, type DeployEnvFile } from './topology/deploy-env.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -169,7 +169,7 @@ function envVarsRead(entry: string, seen = new Set<string>()): Set<string> {
   return vars;
 }
 
-const workerMain = join(root, 'packages/temporal-workflows/src/worker-main.ts');
+const workerMain = join(root, 'packages/temporal-workflows/src/worker/worker-main.ts');
 
 /**
  * Connection settings a deployment sets only when it needs them (Temporal Cloud's API key, a temporal.toml

@@ -10,7 +10,7 @@ import {
   describeConnection,
   explainConnectError,
   loadConnectionConfig,
-} from '../src/connection-config.ts';
+} from '../src/client/connection-config.ts';
 import { makeTestCerts, tomlTlsTable, type TestCerts } from './topology/tls-certs.ts';
 
 let certs: TestCerts;

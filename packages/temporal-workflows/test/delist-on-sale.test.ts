@@ -14,11 +14,11 @@ import {
   startWebhookReceiver,
   WEBHOOK_MAX_BODY_BYTES,
   type WebhookReceiver,
-} from '../src/webhook-receiver.ts';
-import { createSalesReconciliationSchedule } from '../src/webhook-flows.ts';
+} from '../src/webhooks/webhook-receiver.ts';
+import { createSalesReconciliationSchedule } from '../src/webhooks/webhook-flows.ts';
 import { delistWorkflowId, type delistOnSaleWorkflow } from '../src/workflows/delist-on-sale.ts';
-import { parseSkuMap, loadSkuMap, SkuMapError } from '../src/sku-map.ts';
-import type { ConnectedShop, DelistResult } from '../src/sales-types.ts';
+import { parseSkuMap, loadSkuMap, SkuMapError } from '../src/webhooks/sku-map.ts';
+import type { ConnectedShop, DelistResult } from '../src/webhooks/sales-types.ts';
 import { admin, listDirectly, startEnv, subscribeWebhooks, waitFor, type TestEnv } from './helpers.ts';
 
 const SECRET = 'whsec_delist_test';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { WorkflowFailedError } from '@temporalio/client';
 import { CancelledFailure } from '@temporalio/common';
-import { startBulkJob, getProgress, cancelJob, resumeJob } from '../src/client.ts';
+import { startBulkJob, getProgress, cancelJob, resumeJob } from '../src/client/client.ts';
 import { bulkWorkflowId } from '../src/contract.ts';
 import { bulkListingWorkflow } from '../src/workflows/bulk-listing.ts';
 import { newCarry, type BulkCarry } from '../src/workflows/bulk-job.ts';
@@ -240,7 +240,7 @@ describe('durable bulk jobs', () => {
     const spawnWorker = (): Promise<ChildProcess> => {
       const child = spawn(
         process.execPath,
-        [fileURLToPath(new URL('../src/worker-main.ts', import.meta.url))],
+        [fileURLToPath(new URL('../src/worker/worker-main.ts', import.meta.url))],
         {
           env: {
             ...process.env,

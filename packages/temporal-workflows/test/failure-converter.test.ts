@@ -4,9 +4,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client } from '@temporalio/client';
 import proto from '@temporalio/proto';
-import { AesGcmCodec } from '../src/codec.ts';
-import { dataConverter } from '../src/data-converter.ts';
-import { markAsSold } from '../src/client.ts';
+import { AesGcmCodec } from '../src/codec/codec.ts';
+import { dataConverter } from '../src/codec/data-converter.ts';
+import { markAsSold } from '../src/client/client.ts';
 import { saleWorkflowId } from '../src/workflows/sale.ts';
 import { startEnv, type TestEnv } from './helpers.ts';
 

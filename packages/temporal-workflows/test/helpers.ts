@@ -12,7 +12,7 @@ import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { addShop, validListing } from '@selling-kit/simulator/testing';
 import { createListing } from '../../simulator/src/domain/products.ts';
 import { FEED_HEADER, feedRow } from '../src/testing.ts';
-import { createWorker, type WorkerOptions } from '../src/worker.ts';
+import { createWorker, type WorkerOptions } from '../src/worker/worker.ts';
 import type { BulkJobInput, ItemResult } from '../src/types.ts';
 import type { JobKey, JobRecord, JobStore } from '../src/stores/job-store.ts';
 import { createLocalJobStore } from '../src/stores/job-store-local.ts';

@@ -15,8 +15,8 @@ import {
   readSnapshotRecords,
   takeSnapshot,
 } from '../src/activities/snapshot.ts';
-import { startBulkJob } from '../src/client.ts';
-import { listWorkerShops } from '../src/shop-directory.ts';
+import { startBulkJob } from '../src/client/client.ts';
+import { listWorkerShops } from '../src/client/shop-directory.ts';
 import { INLINE_FEED_MAX_BYTES as EXPORTED_LIMIT } from '../src/index.ts';
 import { HEADER, job, products, row, useTestEnv } from './helpers.ts';
 import { createLocalJobStore } from '../src/stores/job-store-local.ts';

@@ -18,9 +18,9 @@ import {
   readReportPages,
   readReportSummary,
   startBulkJob,
-} from '../src/client.ts';
-import { AesGcmCodec } from '../src/codec.ts';
-import { dataConverter } from '../src/data-converter.ts';
+} from '../src/client/client.ts';
+import { AesGcmCodec } from '../src/codec/codec.ts';
+import { dataConverter } from '../src/codec/data-converter.ts';
 import { JOB_REPORT_PAGE_MAX_BYTES, type ReportLine } from '../src/contract.ts';
 import { readJobReportPage, reportRecords } from '../src/activities/job-report.ts';
 import { createLocalJobStore } from '../src/stores/job-store-local.ts';

@@ -6,12 +6,12 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { jobRetentionScheduleId, WORKFLOW_TYPES } from '../src/contract.ts';
-import { ensureJobRetentionSchedule, describeSchedule, listSchedules } from '../src/schedules.ts';
+import { ensureJobRetentionSchedule, describeSchedule, listSchedules } from '../src/client/schedules.ts';
 import type { JobRef, JobStore } from '../src/stores/job-store.ts';
 import { DEFAULT_JOB_RETENTION_DAYS } from '../src/stores/job-store.ts';
 import { createPgJobStore } from '../src/stores/job-store-pg.ts';
 import { jobRetentionDays } from '../src/stores/open-job-store.ts';
-import { createWorker } from '../src/worker.ts';
+import { createWorker } from '../src/worker/worker.ts';
 import { startPostgres, type Postgres } from './topology/postgres.ts';
 
 const DB = 'retention';

@@ -1,7 +1,7 @@
 // Many-shop jobs for the integration tests: the shops a job lists (each with a feed of its own, or all
 // reading the job's) and the job started on the test file's task queue.
 import { randomUUID } from 'node:crypto';
-import { startBulkJob } from '../src/client.ts';
+import { startBulkJob } from '../src/client/client.ts';
 import type { MultiShopJobInput } from '../src/types.ts';
 import { csvFeed, type TestEnv } from './helpers.ts';
 

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { bulkWorkflowId, cancelJob, pauseJob, resumeJob, startBulkJob } from '../src/client.ts';
+import { bulkWorkflowId, cancelJob, pauseJob, resumeJob, startBulkJob } from '../src/client/client.ts';
 import { multiShopJobWorkflow, shopsProblem, shopWorkflowId } from '../src/workflows/multi-shop.ts';
 import { createChildrenActivities } from '../src/activities/children.ts';
 import type { ActivityContext } from '../src/activities/context.ts';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { bulkWorkflowId, concurrentShops, inlineFeedBytes } from '../src/contract.ts';
-import { startBulkJob } from '../src/client.ts';
+import { startBulkJob } from '../src/client/client.ts';
 import { HEADER, products, row, useTestEnv } from './helpers.ts';
 import { shopRefs, startShopsJob } from './many-shop-jobs.ts';
 

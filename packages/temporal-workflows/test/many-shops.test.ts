@@ -5,10 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import { createOAuthClient } from '@selling-kit/simulator';
 import { sellerAuthWorkflowId } from '../src/workflows/seller-auth.ts';
-import { cancelJob, getProgress, reconnectSeller, resumeJob, startBulkJob } from '../src/client.ts';
+import { cancelJob, getProgress, reconnectSeller, resumeJob, startBulkJob } from '../src/client/client.ts';
 import { shopWorkflowId } from '../src/workflows/multi-shop.ts';
 import type { SellerTokens } from '../src/activities/index.ts';
-import { createMemoryTokenStore } from '../src/token-store.ts';
+import { createMemoryTokenStore } from '../src/stores/token-store.ts';
 import { admin, csvFeed, job, products, reportOf, useTestEnv } from './helpers.ts';
 import { shopsWithFeeds, startShopsJob } from './many-shop-jobs.ts';
 import { createSeller, addAddress } from '@selling-kit/simulator';

@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@selling-kit/simulator/testing';
-import { pauseJob, resumeJob, startBulkJob } from '../src/client.ts';
+import { pauseJob, resumeJob, startBulkJob } from '../src/client/client.ts';
 import {
   ITEMS_METRIC,
   JOB_PAUSES_METRIC,
@@ -16,10 +16,10 @@ import {
   PACING_WAIT_METRIC,
   RATE_LIMITED_METRIC,
   REQUESTS_METRIC,
-} from '../src/metrics.ts';
+} from '../src/observability/metrics.ts';
 import { csvFeed, job, products, startEnv, type TestEnv } from './helpers.ts';
 
-const workerMain = fileURLToPath(new URL('../src/worker-main.ts', import.meta.url));
+const workerMain = fileURLToPath(new URL('../src/worker/worker-main.ts', import.meta.url));
 
 let env: TestEnv;
 beforeAll(async () => {

@@ -6,13 +6,13 @@
 // landed (a 500 after the write) is never sent again; a refused one (401) does not stop the workflow; a
 // burst of offers is paced by the shop's lane and leaves the sales reserve alone.
 // @needs temporal
-import { startWebhookReceiver, type WebhookReceiver } from '../src/webhook-receiver.ts';
-import { checkOfferSettings, recordLike } from '../src/webhook-flows.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../src/webhooks/webhook-receiver.ts';
+import { checkOfferSettings, recordLike } from '../src/webhooks/webhook-flows.ts';
 import { offerCents } from '../src/activities/offers.ts';
 import { likerOffersWorkflowId, type likerOffersWorkflow } from '../src/workflows/offers-to-likers.ts';
 import { shopLaneWorkflow } from '../src/workflows/shop-lane.ts';
 import { laneWorkflowId } from '../src/contract.ts';
-import { markAsSold } from '../src/client.ts';
+import { markAsSold } from '../src/client/client.ts';
 import {
   addFault,
   admin,

@@ -4,7 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WorkflowFailedError } from '@temporalio/client';
-import { getProgress, markAsSold, startBulkJob } from '../src/client.ts';
+import { getProgress, markAsSold, startBulkJob } from '../src/client/client.ts';
 import {
   addFaults,
   admin,

@@ -249,7 +249,7 @@ describe('workflow code', () => {
     const shared = [
       '../types.ts',
       '../search-attributes.ts',
-      '../metric-names.ts',
+      '../observability/metric-names.ts',
       '../contract.ts',
       '../stores/job-store.ts',
     ];

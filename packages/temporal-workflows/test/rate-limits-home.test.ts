@@ -34,8 +34,15 @@ describe('the rate limits: one home', () => {
 
   it('no source file outside the core writes an allowance (limit and window) by hand', () => {
     // `{ limit: 200, windowMs: 10_000 }` and the like: a number of requests beside a window length.
-    const literal = /limit:\s*[\d_]+\s*,\s*windowMs:\s*[1-9][\d_]*|windowMs:\s*[1-9][\d_]*\s*,\s*limit:\s*[\d_]+/;
-    const sources = ['api-client/src', 'simulator/src', 'temporal-workflows/src', 'cli/src', 'n8n-nodes/nodes'];
+    const literal =
+      /limit:\s*[\d_]+\s*,\s*windowMs:\s*[1-9][\d_]*|windowMs:\s*[1-9][\d_]*\s*,\s*limit:\s*[\d_]+/;
+    const sources = [
+      'api-client/src',
+      'simulator/src',
+      'temporal-workflows/src',
+      'cli/src',
+      'n8n-nodes/nodes',
+    ];
     const offenders = sources
       .flatMap((dir) => sourceFiles(join(REPO, 'packages', dir)))
       .map((path) => relative(REPO, path))

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { createOrder } from '../../simulator/src/domain/orders.ts';
 import { reconcileSalesWorkflow } from '../src/workflows/reconcile-sales.ts';
 import { WORKFLOW_TYPES } from '../src/contract.ts';
-import type { ReconcileSalesInput } from '../src/sales-types.ts';
+import type { ReconcileSalesInput } from '../src/webhooks/sales-types.ts';
 import { listDirectly, useTestEnv, waitFor } from './helpers.ts';
 
 const env = useTestEnv('reconcile-sales');

@@ -6,7 +6,7 @@
 // committed history, these included.
 // @needs temporal
 import { WorkflowFailedError, type WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
-import { cancelJob, startBulkJob } from '../src/client.ts';
+import { cancelJob, startBulkJob } from '../src/client/client.ts';
 import { bulkWorkflowId } from '../src/contract.ts';
 import { addFault, admin, csvFeed, job, products, reportOf, useTestEnv, waitFor } from './helpers.ts';
 import { freshHistories, replayHistories } from './replay-histories.ts';

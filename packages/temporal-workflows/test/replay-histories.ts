@@ -7,10 +7,10 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Worker, type WorkflowBundle } from '@temporalio/worker';
-import { dataConverter } from '../src/data-converter.ts';
-import { startTracing } from '../src/tracing.ts';
-import { workflowBundle } from '../src/worker.ts';
-import { dropSpans } from '../src/tracing.ts';
+import { dataConverter } from '../src/codec/data-converter.ts';
+import { startTracing } from '../src/observability/tracing.ts';
+import { workflowBundle } from '../src/worker/worker.ts';
+import { dropSpans } from '../src/observability/tracing.ts';
 
 export const HISTORIES_DIR = fileURLToPath(new URL('./histories/', import.meta.url));
 /**

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { createOAuthClient, createSeller, addAddress } from '@selling-kit/simulator';
-import { markAsSold, pauseJob, resumeJob, startBulkJob } from '../src/client.ts';
+import { markAsSold, pauseJob, resumeJob, startBulkJob } from '../src/client/client.ts';
 import {
   appBudgetWorkflowId,
   bulkWorkflowId,
@@ -18,7 +18,7 @@ import {
   shopWorkflowId,
 } from '../src/contract.ts';
 import type { SellerTokens } from '../src/activities/index.ts';
-import { createMemoryTokenStore } from '../src/token-store.ts';
+import { createMemoryTokenStore } from '../src/stores/token-store.ts';
 import { addFault, admin, csvFeed, job, listDirectly, useTestEnv } from './helpers.ts';
 import { shopsWithFeeds, startShopsJob } from './many-shop-jobs.ts';
 import { freshHistories, HISTORIES_DIR, replayHistories } from './replay-histories.ts';

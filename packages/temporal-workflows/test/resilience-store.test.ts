@@ -5,7 +5,7 @@
 // @needs temporal
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
-import { cancelJob, getProgress, resumeJob, startBulkJob } from '../src/client.ts';
+import { cancelJob, getProgress, resumeJob, startBulkJob } from '../src/client/client.ts';
 import { JOB_STORE_UNAVAILABLE, type JobStore } from '../src/stores/job-store.ts';
 import type { BulkProgress } from '../src/types.ts';
 import { csvFeed, job, products, reportOf, useTestEnv, waitFor } from './helpers.ts';

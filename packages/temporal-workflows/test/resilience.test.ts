@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { createOAuthClient, createSeller, addAddress } from '@selling-kit/simulator';
 import { createListing } from '../../simulator/src/domain/products.ts';
-import { getProgress, pauseJob, resumeJob, startBulkJob } from '../src/client.ts';
+import { getProgress, pauseJob, resumeJob, startBulkJob } from '../src/client/client.ts';
 import type { SellerTokens, TokenStore } from '../src/activities/index.ts';
 import type { BulkJobInput, JobState } from '../src/types.ts';
 import {

@@ -4,7 +4,7 @@
 // @needs temporal
 import { randomUUID } from 'node:crypto';
 import proto from '@temporalio/proto';
-import { markAsSold } from '../src/client.ts';
+import { markAsSold } from '../src/client/client.ts';
 import { saleTaskQueue } from '../src/contract.ts';
 import { saleWorkflowId } from '../src/workflows/sale.ts';
 import { addFault, admin, listDirectly, useTestEnv } from './helpers.ts';

@@ -10,7 +10,7 @@ import {
   deleteSchedule,
   describeSchedule,
   SCHEDULE_POLICIES,
-} from '../src/schedules.ts';
+} from '../src/client/schedules.ts';
 import { JOB_ATTRIBUTE, OPERATION_ATTRIBUTE, SHOP_ATTRIBUTE } from '../src/search-attributes.ts';
 
 let connection: Connection;

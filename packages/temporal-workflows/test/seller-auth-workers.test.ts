@@ -1,5 +1,5 @@
 // The seller's auth workflow, the one owner of token rotation, with two worker PROCESSES sharing one token
-// file (an in-process worker and src/worker-main.ts): rotations land on either and all succeed; a seller
+// file (an in-process worker and src/worker/worker-main.ts): rotations land on either and all succeed; a seller
 // who logs in again while both run is seen (reconnect, then refreshes work); tokens that live 2 s cause
 // no refresh storm. Real dev server (global set-up), the simulator's token endpoint (rotation).
 // @needs temporal
@@ -11,10 +11,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCodecKeys } from '../src/codec.ts';
+import { parseCodecKeys } from '../src/codec/codec.ts';
 import { tokenStoreKeyring } from '../src/auth/token-store-key.ts';
-import { reconnectSeller } from '../src/client.ts';
-import { createFileTokenStore } from '../src/token-store.ts';
+import { reconnectSeller } from '../src/client/client.ts';
+import { createFileTokenStore } from '../src/stores/token-store.ts';
 import { sellerAuthWorkflow, sellerAuthWorkflowId } from '../src/workflows/seller-auth.ts';
 import { startEnv, type TestEnv } from './helpers.ts';
 import { connectSeller, startTokenProcess, stopTokenProcesses } from './token-helpers.ts';
@@ -30,20 +30,24 @@ const workerStore = createFileTokenStore(workerFile, keys);
 let env: TestEnv;
 let workerProcess: ChildProcess | undefined;
 
-/** A second worker process (src/worker-main.ts) on the test's task queue, on the same token file. */
+/** A second worker process (src/worker/worker-main.ts) on the test's task queue, on the same token file. */
 function spawnWorker(taskQueue: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('../src/worker-main.ts', import.meta.url))], {
-    env: {
-      ...process.env,
-      TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS,
-      SELLING_KIT_TASK_QUEUE: taskQueue,
-      SELLING_KIT_TOKEN_STORE: workerFile,
-      SELLING_KIT_CODEC_KEY: codecKey,
-      SELLING_KIT_TOKEN_STORE_KEY: tokenStoreKey.toString('base64'),
-      SELLING_KIT_CODEC: '0', // the test's client and in-process worker use no codec
+  const child = spawn(
+    process.execPath,
+    [fileURLToPath(new URL('../src/worker/worker-main.ts', import.meta.url))],
+    {
+      env: {
+        ...process.env,
+        TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS,
+        SELLING_KIT_TASK_QUEUE: taskQueue,
+        SELLING_KIT_TOKEN_STORE: workerFile,
+        SELLING_KIT_CODEC_KEY: codecKey,
+        SELLING_KIT_TOKEN_STORE_KEY: tokenStoreKey.toString('base64'),
+        SELLING_KIT_CODEC: '0', // the test's client and in-process worker use no codec
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  );
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => {
       if (d.toString().includes('worker ready')) resolve(child);

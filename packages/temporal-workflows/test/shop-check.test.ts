@@ -3,7 +3,7 @@
 // simulator over 127.0.0.1, the worker's credential store as the test sets it.
 // @needs temporal
 import { randomUUID } from 'node:crypto';
-import { checkShop, ShopCheckError } from '../src/shop-check-client.ts';
+import { checkShop, ShopCheckError } from '../src/client/shop-check-client.ts';
 import { freePort } from '@selling-kit/simulator';
 import { useTestEnv } from './helpers.ts';
 

@@ -3,7 +3,7 @@
 // deployment's task queue, so the other must never wait on it — once the first deployment's workers are
 // gone, nothing would ever answer. Each task queue has its own lanes (and app budgets).
 // @needs temporal
-import { startBulkJob } from '../src/client.ts';
+import { startBulkJob } from '../src/client/client.ts';
 import { csvFeed, job, startEnv, type TestEnv } from './helpers.ts';
 
 let env: TestEnv;

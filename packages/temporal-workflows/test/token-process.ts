@@ -3,7 +3,7 @@
 // Per-process state is what is under test, so this must be a real process, not a second instance.
 //   env TOKEN_STORE (the sealed file, or a postgres:// URL: token-store-open.ts), TOKEN_KEYS (base64 keys of 32 bytes, comma-separated; the first seals)
 import { createAuthActivities } from '../src/activities/auth.ts';
-import { openTokenStore } from '../src/token-store-open.ts';
+import { openTokenStore } from '../src/stores/token-store-open.ts';
 import type { SellerTokens } from '../src/activities/index.ts';
 import { noJobStore } from './no-job-store.ts';
 

@@ -7,8 +7,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import type { SellerTokens } from '../src/activities/index.ts';
-import { createPgTokenStore, DEFAULT_TOKEN_TABLE, type PgTokenStore } from '../src/token-store-pg.ts';
-import { isDatabaseUrl, openTokenStore } from '../src/token-store-open.ts';
+import { createPgTokenStore, DEFAULT_TOKEN_TABLE, type PgTokenStore } from '../src/stores/token-store-pg.ts';
+import { isDatabaseUrl, openTokenStore } from '../src/stores/token-store-open.ts';
 import { startPostgres, type Postgres } from './topology/postgres.ts';
 import { connectSeller, rotateInTurns, startTokenProcess, stopTokenProcesses } from './token-helpers.ts';
 

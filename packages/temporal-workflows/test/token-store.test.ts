@@ -13,7 +13,7 @@ import { createClient } from '@selling-kit/api-client';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { createAuthActivities } from '../src/activities/auth.ts';
 import type { SellerTokens, TokenStore } from '../src/activities/index.ts';
-import { createFileTokenStore } from '../src/token-store.ts';
+import { createFileTokenStore } from '../src/stores/token-store.ts';
 import { connectSeller, rotateInTurns, startTokenProcess, stopTokenProcesses } from './token-helpers.ts';
 import { noJobStore } from './no-job-store.ts';
 

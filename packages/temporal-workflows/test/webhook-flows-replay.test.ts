@@ -5,7 +5,7 @@
 // @needs temporal
 import { existsSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { recordLike, startDelist } from '../src/webhook-flows.ts';
+import { recordLike, startDelist } from '../src/webhooks/webhook-flows.ts';
 import { delistWorkflowId, likerOffersWorkflowId, reconcileSalesWorkflow } from '../src/workflows/index.ts';
 import { admin, listDirectly, useTestEnv } from './helpers.ts';
 import { freshHistories, HISTORIES_DIR, RELEASE, replayHistories } from './replay-histories.ts';

@@ -1,4 +1,4 @@
-// The worker's health (issue 27 §2): `node src/worker-main.ts` serves /healthz (liveness) and /readyz
+// The worker's health (issue 27 §2): `node src/worker/worker-main.ts` serves /healthz (liveness) and /readyz
 // (readiness: Temporal with the worker's own connection, the job store and token store reachable and
 // writable, the codec key loaded, the worker polling) on its metrics port, and its /metrics lists every
 // selling_kit_* counter at 0 from start-up. A store it cannot use stops it at start, naming the setting.
@@ -17,14 +17,14 @@ import { promisify } from 'node:util';
 import { freePort } from '@selling-kit/simulator/testing';
 import { createPgJobStore } from '../src/stores/job-store-pg.ts';
 import { JOB_STORE_ENV } from '../src/stores/job-store.ts';
-import { TOKEN_STORE_ENV, WORKER_QUEUES_ENV } from '../src/worker-env.ts';
+import { TOKEN_STORE_ENV, WORKER_QUEUES_ENV } from '../src/worker/worker-env.ts';
 import { saleTaskQueue } from '../src/contract.ts';
-import { HEALTH_ADDRESS_ENV, READINESS_CHECKS } from '../src/health.ts';
-import { KIT_COUNTERS, METRICS_ADDRESS_ENV } from '../src/metrics.ts';
+import { HEALTH_ADDRESS_ENV, READINESS_CHECKS } from '../src/worker/health.ts';
+import { KIT_COUNTERS, METRICS_ADDRESS_ENV } from '../src/observability/metrics.ts';
 import { startPostgres, type Postgres } from './topology/postgres.ts';
 import { SDK_METRICS } from './sdk-metric-names.ts';
 
-const workerMain = fileURLToPath(new URL('../src/worker-main.ts', import.meta.url));
+const workerMain = fileURLToPath(new URL('../src/worker/worker-main.ts', import.meta.url));
 const healthcheck = fileURLToPath(new URL('../../../deploy/worker-healthcheck.mjs', import.meta.url));
 const run = promisify(execFile);
 

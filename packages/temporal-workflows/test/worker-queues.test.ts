@@ -3,10 +3,10 @@
 // requests; a deployment that splits them must still serve both, so each half is checked on the server.
 // @needs temporal
 import { randomUUID } from 'node:crypto';
-import { markAsSold } from '../src/client.ts';
+import { markAsSold } from '../src/client/client.ts';
 import { saleTaskQueue } from '../src/contract.ts';
-import { WORKER_QUEUES_ENV, workerEnvironment, workerQueues } from '../src/worker-env.ts';
-import { createWorker } from '../src/worker.ts';
+import { WORKER_QUEUES_ENV, workerEnvironment, workerQueues } from '../src/worker/worker-env.ts';
+import { createWorker } from '../src/worker/worker.ts';
 import { TEST_FEED_POLICY } from './feed-files.ts';
 import { listDirectly, useTestEnv, waitFor } from './helpers.ts';
 

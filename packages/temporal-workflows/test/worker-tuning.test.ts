@@ -1,4 +1,4 @@
-// Worker tuning (src/worker-tuning.ts and `selling-kit worker`'s flags): values checked and named, and a
+// Worker tuning (src/worker/worker-tuning.ts and `selling-kit worker`'s flags): values checked and named, and a
 // real `selling-kit worker` process that gets SIGTERM while a sendBatch window is in flight lets it
 // finish within its grace time — the activity completes on its first attempt, every create reached the
 // API exactly once, nothing is verified or re-sent — and exits 0.
@@ -18,8 +18,8 @@ import {
   type RunningSimulator,
 } from '@selling-kit/simulator';
 import { handlers as simulatorHandlers } from '../../simulator/src/handlers/index.ts';
-import { bulkWorkflowId, startBulkJob } from '../src/client.ts';
-import { TuningError, tuningFromEnv, workerTuning } from '../src/worker-tuning.ts';
+import { bulkWorkflowId, startBulkJob } from '../src/client/client.ts';
+import { TuningError, tuningFromEnv, workerTuning } from '../src/worker/worker-tuning.ts';
 import { HEADER, row } from './helpers.ts';
 import { REPO_ROOT } from './topology/deploy-env.ts';
 

@@ -10,9 +10,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { saleTaskQueue } from '../src/contract.ts';
-import { createWorker, onceSucceeded, SHUTDOWN_FORCE_TIME, SHUTDOWN_GRACE_TIME } from '../src/worker.ts';
+import {
+  createWorker,
+  onceSucceeded,
+  SHUTDOWN_FORCE_TIME,
+  SHUTDOWN_GRACE_TIME,
+} from '../src/worker/worker.ts';
 
-const workerMain = fileURLToPath(new URL('../src/worker-main.ts', import.meta.url));
+const workerMain = fileURLToPath(new URL('../src/worker/worker-main.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'sk-worker-'));
 const credentialsFile = join(dir, 'credentials.json');
 writeFileSync(credentialsFile, JSON.stringify({ s: { baseUrl: 'http://127.0.0.1:9', apiKey: 'pak_x' } }));

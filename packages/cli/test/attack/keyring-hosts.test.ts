@@ -1,4 +1,4 @@
-// The client keyring on a deployment of several hosts (issue 22): two worker processes (src/worker-main.ts),
+// The client keyring on a deployment of several hosts (issue 22): two worker processes (temporal-workflows src/worker/worker-main.ts),
 // each on a host of its own — a mount namespace with a private tmpfs as its home (temporal-workflows'
 // chaos/private-disk.ts), so no file written on one is seen by the other — sharing one real PostgreSQL
 // (the job store, hence the client keyring: SELLING_KIT_CLIENT_KEYS unset), one Temporal server and the
@@ -32,7 +32,9 @@ import {
 import { startPostgres, type Postgres } from '../../../temporal-workflows/test/topology/postgres.ts';
 import { cliEnv, runCli, type CliEnv } from '../helpers.ts';
 
-const WORKER_MAIN = fileURLToPath(new URL('../../../temporal-workflows/src/worker-main.ts', import.meta.url));
+const WORKER_MAIN = fileURLToPath(
+  new URL('../../../temporal-workflows/src/worker/worker-main.ts', import.meta.url),
+);
 const DEMO_KEY = 'pak_demo_selling_kit';
 const DEMO_SELLER = 1001;
 const HOSTS = ['keys-host-1', 'keys-host-2'];

@@ -7,7 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { createClient, ReauthorizationRequiredError, type TokenSet } from '@selling-kit/api-client';
 import type { SellerTokens, TokenStore } from './clients.ts';
 import type { ActivityContext } from './context.ts';
-import { countRefresh } from '../metrics.ts';
+import { countRefresh } from '../observability/metrics.ts';
 import { REFRESH_ACTIVITY } from '../contract.ts';
 
 /**

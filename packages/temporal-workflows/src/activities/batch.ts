@@ -27,7 +27,7 @@ import { createdByJob, findBySku, sendOne, skuTaken, type FoundListing } from '.
 import { boundedProgress } from './batch-heartbeat.ts';
 import { IN_DOUBT } from '../workflows/item-codes.ts';
 import { carriedError } from '../workflows/carry-bytes.ts';
-import { countVerification } from '../metrics.ts';
+import { countVerification } from '../observability/metrics.ts';
 
 /** A slot still waiting for answers after this long lets the next slot start. */
 const STALL_MS = 1_000;

@@ -30,8 +30,8 @@ function createClient(options: Parameters<typeof createApiClient>[0]): SellingCl
 }
 import { DEFAULT_TASK_QUEUE, sellerAuthWorkflowId, WORKFLOW_TYPES } from '../contract.ts';
 import type { ShopRef } from '../types.ts';
-import { requestMetricsLogger, workerMeter } from '../metrics.ts';
-import { requestSpanLogger } from '../tracing.ts';
+import { requestMetricsLogger, workerMeter } from '../observability/metrics.ts';
+import { requestSpanLogger } from '../observability/tracing.ts';
 import { startOrUpdate, type Entity } from './entities.ts';
 import { refreshUpdate, type SellerAuthInput } from '../workflows/messages.ts';
 

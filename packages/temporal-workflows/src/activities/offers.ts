@@ -25,7 +25,7 @@ import {
   TransportError,
 } from '@selling-kit/api-client';
 import type { ShopRef } from '../types.ts';
-import type { LikerOfferOutcome } from '../sales-types.ts';
+import type { LikerOfferOutcome } from '../webhooks/sales-types.ts';
 import type { ActivityContext } from './context.ts';
 import { toActivityFailure } from './send.ts';
 

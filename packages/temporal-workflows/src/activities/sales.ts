@@ -7,7 +7,7 @@ import { ValidationError } from '@selling-kit/api-client';
 import { ORDERS_PAGE_MAX, type Order } from '@selling-kit/api-client/core';
 import { delistWorkflowId, WORKFLOW_TYPES } from '../contract.ts';
 import type { ItemRef, ShopRef } from '../types.ts';
-import type { SalesPage } from '../sales-types.ts';
+import type { SalesPage } from '../webhooks/sales-types.ts';
 import type { ActivityContext } from './context.ts';
 import { toActivityFailure } from './send.ts';
 

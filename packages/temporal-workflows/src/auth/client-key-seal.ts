@@ -5,8 +5,8 @@
 // row under another id: any such row fails to open and is ignored. What the database writer can still do
 // is delete a row (the key is then unknown: refused) or put back an older copy of one; client-keys-watch.ts
 // keeps a retirement it has seen.
-import { deriveKey, type CodecKeyring } from '../codec.ts';
-import { sealTokens, unsealTokens } from '../token-store.ts';
+import { deriveKey, type CodecKeyring } from '../codec/codec.ts';
+import { sealTokens, unsealTokens } from '../stores/token-store.ts';
 import { isClientKeyRecord, type ClientKeyRecord } from './client-keys.ts';
 
 /** A stored row: which ring key sealed it (a hint, tried first) and the sealed record. */

@@ -4,10 +4,10 @@
 // deployment on several hosts already shares it), else <home>/client-keys.json. Also the keyring as
 // `selling-kit keys` uses it, whichever it is (ClientKeyStore).
 import { join, resolve } from 'node:path';
-import type { CodecKeyring } from '../codec.ts';
+import type { CodecKeyring } from '../codec/codec.ts';
 import { JOB_STORE_ENV } from '../stores/job-store.ts';
-import { isDatabaseUrl } from '../token-store-open.ts';
-import { redactDatabaseUrl } from '../token-store-pg.ts';
+import { isDatabaseUrl } from '../stores/token-store-open.ts';
+import { redactDatabaseUrl } from '../stores/token-store-pg.ts';
 import {
   CLIENT_KEYS_ENV,
   CLIENT_KEYS_FILE_NAME,

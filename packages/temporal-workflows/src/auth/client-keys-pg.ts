@@ -10,8 +10,8 @@
 // the schema name is checked to be a plain identifier; errors name the database without its password.
 import { inTransaction } from '../stores/pg-transaction.ts';
 import pg from 'pg';
-import type { CodecKeyring } from '../codec.ts';
-import { redactDatabaseUrl } from '../token-store-pg.ts';
+import type { CodecKeyring } from '../codec/codec.ts';
+import { redactDatabaseUrl } from '../stores/token-store-pg.ts';
 import { openClientKey, sealClientKey, unopenedRowWarning, type SealedClientKey } from './client-key-seal.ts';
 import {
   ClientKeysError,

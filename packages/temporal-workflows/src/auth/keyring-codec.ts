@@ -8,7 +8,7 @@
 // since the worker started), a payload naming a client key fails its workflow task — retried by Temporal
 // until the keyring reads — rather than being refused for good.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { AesGcmCodec, type CodecKeyring } from '../codec.ts';
+import { AesGcmCodec, type CodecKeyring } from '../codec/codec.ts';
 import type { ClientAuthMode } from './payload-checks.ts';
 import type { WatchedClientKeys } from './client-keys-watch.ts';
 

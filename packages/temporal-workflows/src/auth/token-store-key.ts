@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { CodecKeyError, tokenStoreKeys, type CodecKeyring } from '../codec.ts';
+import { CodecKeyError, tokenStoreKeys, type CodecKeyring } from '../codec/codec.ts';
 
 export const TOKEN_STORE_KEY_ENV = 'SELLING_KIT_TOKEN_STORE_KEY';
 export const TOKEN_STORE_KEY_FILE_NAME = 'token-store.key';

@@ -5,7 +5,7 @@
 // any input from anyone who can reach Temporal).
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { AesGcmCodec, deriveKey, type CodecKeyring } from '../codec.ts';
+import { AesGcmCodec, deriveKey, type CodecKeyring } from '../codec/codec.ts';
 import { watchedClientKeys, type ClientKeyRecord } from './client-keys.ts';
 import { clientKeysLocation, type ClientKeysLocation } from './client-keyring.ts';
 import { createPgClientKeys } from './client-keys-pg.ts';

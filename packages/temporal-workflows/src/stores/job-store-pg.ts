@@ -18,7 +18,7 @@ import { inTransaction as pgTransaction, probeWrite } from './pg-transaction.ts'
 import { randomUUID } from 'node:crypto';
 import { ApplicationFailure } from '@temporalio/common';
 import pg from 'pg';
-import { redactDatabaseUrl } from '../token-store-pg.ts';
+import { redactDatabaseUrl } from './token-store-pg.ts';
 import type { ItemResult } from '../types.ts';
 import {
   JOB_STORE_UNAVAILABLE,

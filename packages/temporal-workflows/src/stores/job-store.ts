@@ -15,7 +15,7 @@
 // line, the outcome in the highest `seq` among the parts the workflow accepted (for each seq the accepted
 // attempt, 1 unless the workflow says otherwise) with `seq <= upToSeq` — a zombie attempt's part or an
 // abandoned run's (after a reset) never counts.
-import type { FeedFormat, ItemResult, JobKey, SnapshotMeta } from '../types.ts';
+import type { ItemResult, JobKey, SnapshotMeta } from '../types.ts';
 
 export type { JobKey, SnapshotMeta };
 

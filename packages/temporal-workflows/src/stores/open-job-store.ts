@@ -5,8 +5,8 @@
 // Also the retention setting the worker's schedule uses (SELLING_KIT_JOB_RETENTION_DAYS).
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { isDatabaseUrl } from '../token-store-open.ts';
-import { redactDatabaseUrl } from '../token-store-pg.ts';
+import { isDatabaseUrl } from './token-store-open.ts';
+import { redactDatabaseUrl } from './token-store-pg.ts';
 import { DEFAULT_JOB_RETENTION_DAYS, JOB_STORE_ENV, type JobStore } from './job-store.ts';
 import { createLocalJobStore } from './job-store-local.ts';
 import { createPgJobStore } from './job-store-pg.ts';

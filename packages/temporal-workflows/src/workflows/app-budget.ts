@@ -36,10 +36,6 @@ import { REFUSING_UPDATE, refuseInput } from './refuse.ts';
 import type { Lease } from '../types.ts';
 import { budgetQuery, leasesUpdate, leaseUpdate, type BudgetInput, type BudgetState } from './messages.ts';
 
-
-
-
-
 /** The ledger's rules: allocators recorded before 0.3 replay with the rules they ran with. */
 export interface LedgerRules {
   /** A cut share stays committed until the old lease's end (not the cut) plus one budget window. */
@@ -143,7 +139,6 @@ export function lease(
   }
   return granted;
 }
-
 
 /** Per task queue, like the lanes (shop-lane.ts `laneWorkflowId`): a gone deployment's allocator never blocks another. */
 export { appBudgetWorkflowId };

@@ -31,7 +31,6 @@ import type {
   BulkJobInput,
   BulkProgress,
   FeedItem,
-  FeedSnapshot,
   ItemResult,
   JobState,
   SlotBatch,
@@ -43,13 +42,10 @@ import {
   newRing,
   type AcquireRequest,
   type AcquireResult,
-  type Ring,
-  type SlotReport,
 } from './pacing.ts';
 import { ABORTED, IN_DOUBT } from './item-codes.ts';
 import { jobMetrics, type PauseCause } from './job-metrics.ts';
-import { countAnswers, serverErrorPause, unreachablePause, type AnswerTallies } from './api-health.ts';
-import { backedOff, carriedError, fitsOnePayload, jsonBytes, mayRead } from './carry-bytes.ts';
+import { fitsOnePayload, jsonBytes, mayRead } from './carry-bytes.ts';
 import {
   infraRetries,
   isInfraTrouble,
@@ -58,15 +54,19 @@ import {
   INFRA_FIRST_WAIT_MS,
   INFRA_MAX_WAIT_MS,
 } from './infra-trouble.ts';
-import {
-  JOB_STORE_NOT_SHARED,
-  type AcceptedAttempts,
-  type JobRef,
-  type PartRef,
-} from '../stores/job-store.ts';
+import { JOB_STORE_NOT_SHARED, type JobRef, type PartRef } from '../stores/job-store.ts';
 import { guardSignal, INPUT_REFUSED, optionalObject, refuseInput } from './refuse.ts';
 import { jobMessageChecks } from './job-messages.ts';
-import { CARRY_VERSION, newCarry, type BulkCarry, type Unknown } from './bulk-job.ts';
+import {
+  CARRY_VERSION,
+  newCarry,
+  settled,
+  verified,
+  type BulkCarry,
+  type BulkRules,
+  type Effects,
+  type Unknown,
+} from './bulk-job.ts';
 import {
   cancelSignal,
   cancelUpdate,
@@ -79,7 +79,6 @@ import {
   shopDoneSignal,
   shopsQuery,
 } from './messages.ts';
-
 
 /** The report merged at the end holds fewer lines than the items the job settled (retried). */
 export const REPORT_INCOMPLETE = 'ReportIncomplete';
@@ -127,10 +126,6 @@ const { acquireSlots } = proxyActivities<Activities>({
   retry: { initialInterval: '200ms', maximumInterval: '5s', maximumAttempts: 8 },
 });
 
-
-/** An outcome the API itself caused (a 5xx, a reset), not a crash of ours or a cancel. */
-const answeredBadly = (code: string | undefined) =>
-  code !== undefined && code !== ABORTED && code !== IN_DOUBT;
 /**
  * SKUs checked per verification round. Verification GETs are not paced by the lane: they live in the
  * general group's reserve (DEFAULT_ALLOWANCES keeps 5 % of it back), so a round stays small; the rest
@@ -216,6 +211,7 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
   const stepGivenUp = () => s.cancelled || ended !== undefined || workflowInfo().continueAsNewSuggested;
   /** A listing found under an item's SKU is the job's own only if created since the job started. */
   const createdSince = s.startedAt;
+  const rules: BulkRules = { maxTries, minWaitMs: minWait, verifyDelaysMs: verifyDelays };
 
   const pending = () => s.counts.total - s.counts.done - s.counts.failed - s.counts.cancelled;
   const progress = (state: JobState): BulkProgress => ({
@@ -321,6 +317,11 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
       ),
     );
   };
+  /** What a transition of bulk-job.ts asks for: its pauses, then its report lines, in its order. */
+  const applyEffects = (e: Effects) => {
+    for (const p of e.pauses) pause(p.reason, p.cause);
+    for (const lines of e.reports) report(lines);
+  };
   const flush = async () => {
     await Promise.all(writes.splice(0));
     if (writeError) throw writeError;
@@ -378,31 +379,6 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     metrics.invalid(chunk.invalid);
   };
 
-  /** An item failed in a way that may pass next time: back off, or give up after `maxTries`. */
-  const tryAgain = (item: FeedItem, error: { code: string; message: string; errorId?: string }) => {
-    const tries = (item.tries ?? 0) + 1;
-    if (tries >= maxTries) {
-      s.counts.failed++;
-      report([
-        {
-          line: item.line,
-          sku: item.sku,
-          status: 'failed',
-          code: error.code,
-          message: `gave up after ${tries} tries: ${error.message}`,
-          errorId: error.errorId,
-        },
-      ]);
-      return;
-    }
-    // 1 s, 2 s, 4 s … at the spec's windows (the base follows the window), never more than a minute.
-    const notBefore = Date.now() + Math.min(60_000, minWait * 2 ** (tries - 1));
-    // Sent again as a resend: the earlier send may have landed (a delete then finds nothing, a sale finds
-    // the listing sold — both done). Its error is carried short (carry-bytes.ts).
-    s.later.push(backedOff(item, error, tries, notBefore));
-    s.later.sort((a, b) => a.notBefore! - b.notBefore!);
-  };
-
   /** Verify-then-retry, one round for the unknowns that are due: found → done; absent → created again. */
   const verify = async (due: Unknown[]) => {
     for (let i = 0; i < due.length; i += VERIFY_PER_ROUND)
@@ -423,134 +399,12 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     );
     if (!res) return; // due again at the next turn (or in the next run)
     accept(at, res.attempt);
-    const found = new Set(res.found);
-    const taken = new Set(res.taken);
-    const checked = new Set(res.checked);
-    const now = Date.now();
-    // Creates found applied: the API does apply them (not a server-error answer, api-health.ts).
-    s.answers = countAnswers(s.answers, found.size, 0);
-    for (const u of due) {
-      if (found.has(u.item.line)) {
-        s.counts.done++;
-        s.counts.verified++;
-      } else if (taken.has(u.item.line)) {
-        // The SKU belonged to a listing older than the job: failed `sku_exists` (the activity's line).
-        s.counts.failed++;
-      } else if (!checked.has(u.item.line)) {
-        // Not asked (a 429, or the GET failed): the same round again, backing off; an item whose
-        // lookups keep failing is given up like any other after its tries.
-        u.misses = (u.misses ?? 0) + 1;
-        if (u.misses < maxTries) {
-          u.dueAt = now + Math.min(60_000, minWait * 2 ** (u.misses - 1));
-          continue;
-        }
-        // Given up, not failed: the listing may exist. Counted with the failed items.
-        s.counts.failed++;
-        report([
-          {
-            line: u.item.line,
-            sku: u.item.sku,
-            status: 'unknown',
-            code: u.item.lastError?.code ?? 'outcome_unknown',
-            message: `its outcome could not be verified after ${u.misses} lookups (GET by SKU kept failing): ${u.item.lastError?.message ?? ''}`,
-            errorId: u.item.lastError?.errorId,
-          },
-        ]);
-      } else if (u.rounds + 1 >= verifyDelays.length) {
-        // Confirmed absent: create again (an "already exists" then means the first send landed late).
-        tryAgain(
-          { ...u.item, resend: true },
-          u.item.lastError ?? { code: 'outcome_unknown', message: 'the API did not confirm the create' },
-        );
-      } else {
-        u.rounds++;
-        u.misses = 0;
-        u.dueAt = now + verifyDelays[u.rounds]!;
-        continue;
-      }
-      s.unknown.splice(s.unknown.indexOf(u), 1);
-    }
+    applyEffects(verified(s, due, res, Date.now(), rules));
   };
 
-  /**
-   * Counts final outcomes; queues retries, 429s and unknowns. Pauses on a refused credential, on an API
-   * that answers (nearly) only server errors, and when nothing reaches it (api-health.ts).
-   */
-  const settle = (result: BatchResult, batch: SlotBatch[]) => {
-    const items = new Map(batch.flatMap((b) => b.items.map((i) => [i.line, i] as const)));
-    const again: FeedItem[] = [];
-    const now = Date.now();
-    if (result.attempt > 1) s.accepted[batchPart!] = result.attempt;
-    s.counts.done += result.ok.length;
-    /** This window's answers from the API, and server errors among them. */
-    let answers = result.ok.length;
-    let serverErrors = 0;
-    /** The reason of the last request that could not leave (the host, our side), if any. */
-    let unsent: string | undefined;
-    for (const o of result.outcomes) {
-      const item = items.get(o.line)!;
-      switch (o.status) {
-        case 'ok':
-          s.counts.done++;
-          answers++;
-          break;
-        case 'failed':
-          s.counts.failed++;
-          answers++;
-          break;
-        case 'rate_limited':
-          s.counts.rateLimited++;
-          again.push(item);
-          break;
-        case 'retry':
-          if (o.sent) {
-            if (answeredBadly(o.code)) {
-              answers++;
-              serverErrors++;
-            }
-            tryAgain(item, { code: o.code ?? 'server_error', message: o.reason, errorId: o.errorId });
-          } else if (o.code) {
-            // Could not leave (the host cannot be reached; our side failed): a try of the item's own.
-            unsent = o.reason;
-            tryAgain(item, { code: o.code, message: o.reason });
-          } else again.push(item); // not sent: the deadline passed, or the job was cancelled
-          break;
-        case 'reauthorization_required':
-          answers++;
-          again.push(item);
-          pause(`reauthorization required: ${o.message}`, 'reauthorize');
-          break;
-        case 'unknown':
-          if (answeredBadly(o.code)) {
-            answers++;
-            serverErrors++;
-          }
-          s.unknown.push({
-            item: {
-              ...item,
-              lastError: carriedError({
-                code: o.code ?? 'outcome_unknown',
-                message: o.reason ?? 'no answer the create can be judged by',
-                errorId: o.errorId,
-              }),
-            },
-            rounds: 0,
-            dueAt: now + verifyDelays[0]!,
-          });
-          break;
-      }
-    }
-    if (result.retryAfterMs !== undefined) s.retryAfterMs = result.retryAfterMs;
-    s.queue.unshift(...again);
-    s.answers = countAnswers(s.answers, answers, serverErrors);
-    if (answers > 0) s.unreachable = 0;
-    else if (unsent !== undefined) s.unreachable++;
-    if (s.paused) return;
-    const unwell =
-      serverErrorPause(s.answers) ??
-      (unsent !== undefined ? unreachablePause(s.unreachable, unsent) : undefined);
-    if (unwell) pause(unwell, 'api');
-  };
+  /** Counts a window's outcomes (bulk-job.ts `settled`); its report lines and pauses applied here. */
+  const settle = (result: BatchResult, batch: SlotBatch[]) =>
+    applyEffects(settled(s, result, batch, batchPart!, Date.now(), rules));
 
   /**
    * A window whose activity gave up, as a retried attempt would report it (batch.ts): every item in doubt

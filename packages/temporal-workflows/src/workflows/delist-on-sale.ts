@@ -6,7 +6,7 @@
 // (workflows/sale.ts): nothing waits behind a bulk window.
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.ts';
-import type { DelistInput, DelistResult, DelistOutcome } from '../sales-types.ts';
+import type { DelistInput, DelistResult, DelistOutcome } from '../webhooks/sales-types.ts';
 import { refuseInput } from './refuse.ts';
 
 export { delistWorkflowId } from '../contract.ts';

@@ -10,9 +10,9 @@ import {
   PACING_WAIT_METRIC,
   type ItemOutcome,
   type PauseCause,
-} from '../metric-names.ts';
+} from '../observability/metric-names.ts';
 
-export type { PauseCause } from '../metric-names.ts';
+export type { PauseCause } from '../observability/metric-names.ts';
 
 interface Settled {
   done: number;

@@ -12,7 +12,7 @@ import {
   type JobMessage,
 } from '../contract.ts';
 import type { Allowance, BulkProgress, Lease, LeaseRequest } from '../types.ts';
-import type { LikeSignal, LikerOffersState } from '../sales-types.ts';
+import type { LikeSignal, LikerOffersState } from '../webhooks/sales-types.ts';
 import type { AcceptedAttempts, JobRef } from '../stores/job-store.ts';
 import type { AcquireRequest, AcquireResult, Ring, RingOptions } from './pacing.ts';
 

@@ -38,7 +38,17 @@ import { bulkListingWorkflow } from './bulk-listing.ts';
 import { anObject, guardSignal, optionalObject, refuseInput } from './refuse.ts';
 import { childMessage, jobMessageChecks } from './job-messages.ts';
 import type { JobMessage } from '../contract.ts';
-import { cancelSignal, cancelUpdate, pauseSignal, pauseUpdate, progressQuery, resumeSignal, resumeUpdate, shopDoneSignal, shopsQuery } from './messages.ts';
+import {
+  cancelSignal,
+  cancelUpdate,
+  pauseSignal,
+  pauseUpdate,
+  progressQuery,
+  resumeSignal,
+  resumeUpdate,
+  shopDoneSignal,
+  shopsQuery,
+} from './messages.ts';
 import { emptyProgress, sumProgress } from './job-progress.ts';
 
 export interface MultiShopCarry {
@@ -83,8 +93,6 @@ export function shopsProblem(shops: readonly { shopId: string }[]): string | und
   const list = twice.map(([id, n]) => `"${id}" (${n} times)`).join(', ');
   return `shops[].shopId: each shop may be listed once per job (duplicate_shop): ${list}`;
 }
-
-
 
 export async function multiShopJobWorkflow(
   input: MultiShopJobInput,
@@ -326,5 +334,3 @@ export async function multiShopJobWorkflow(
     }
   }
 }
-
-

@@ -25,7 +25,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.ts';
-import type { LikerOfferOutcome, LikerOffersInput, LikerOffersState } from '../sales-types.ts';
+import type { LikerOfferOutcome, LikerOffersInput, LikerOffersState } from '../webhooks/sales-types.ts';
 import { likerOffersWorkflowId } from '../contract.ts';
 import { DEFAULT_ALLOWANCES, type AcquireResult, type SlotReport } from './pacing.ts';
 import { guardSignal, refuseInput } from './refuse.ts';
@@ -50,8 +50,6 @@ const { acquireSlots } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '200ms', maximumInterval: '5s', maximumAttempts: 8 },
 });
-
-
 
 export { likerOffersWorkflowId };
 

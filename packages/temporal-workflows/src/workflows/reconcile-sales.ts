@@ -26,7 +26,7 @@ import type {
   ReconcileSalesInput,
   ReconcileSalesResult,
   SalesPage,
-} from '../sales-types.ts';
+} from '../webhooks/sales-types.ts';
 import type { ShopRef } from '../types.ts';
 import { delistWorkflowId } from '../contract.ts';
 import { delistOnSaleWorkflow } from './delist-on-sale.ts';

@@ -28,8 +28,6 @@ import {
   type SellerAuthState,
 } from './messages.ts';
 
-
-
 /** Proactive refreshes are at least this far apart: tokens that live seconds cause no refresh storm. */
 export const MIN_PROACTIVE_MS = 30_000;
 /**

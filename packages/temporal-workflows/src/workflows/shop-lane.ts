@@ -22,8 +22,6 @@ import { acquire, applyShare, DEFAULT_MARGIN_MS, newRing, type Ring } from './pa
 import { REFUSING_UPDATE, refuseInput } from './refuse.ts';
 import { acquireUpdate, capUpdate, ringQuery, type LaneInput } from './messages.ts';
 
-
-
 /** The lane's id (contract.ts): per task queue, so a gone deployment's lane never blocks another. */
 export { laneWorkflowId };
 

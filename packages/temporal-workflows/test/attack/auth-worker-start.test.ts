@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const workerMain = fileURLToPath(new URL('../../src/worker-main.ts', import.meta.url));
+const workerMain = fileURLToPath(new URL('../../src/worker/worker-main.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'sk-auth-start-'));
 const credentialsFile = join(dir, 'credentials.json');
 writeFileSync(credentialsFile, JSON.stringify({ s: { baseUrl: 'http://127.0.0.1:9', apiKey: 'pak_x' } }));

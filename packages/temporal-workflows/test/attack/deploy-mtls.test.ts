@@ -19,12 +19,12 @@ import { join } from 'node:path';
 import { REPO_ROOT } from '../topology/deploy-env.ts';
 import { runNode, startNode } from '../topology/native-run.ts';
 import { freePort } from '../topology/postgres.ts';
-import { HEALTH_ADDRESS_ENV } from '../../src/health.ts';
+import { HEALTH_ADDRESS_ENV } from '../../src/worker/health.ts';
 import type { TemporalCluster } from '../topology/temporal-cluster.ts';
 import { makeTestCerts, type TestCerts } from '../topology/tls-certs.ts';
 import { clientTlsEnv, startTlsCluster } from '../topology/tls-cluster.ts';
 
-const WORKER_MAIN = join(REPO_ROOT, 'packages/temporal-workflows/src/worker-main.ts');
+const WORKER_MAIN = join(REPO_ROOT, 'packages/temporal-workflows/src/worker/worker-main.ts');
 const HEALTHCHECK = join(REPO_ROOT, 'deploy/worker-healthcheck.mjs');
 
 let certs: TestCerts;

@@ -7,7 +7,7 @@
 // @needs topology
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createPgJobStore } from '../../src/stores/job-store-pg.ts';
-import { createPgTokenStore } from '../../src/token-store-pg.ts';
+import { createPgTokenStore } from '../../src/stores/token-store-pg.ts';
 import { startPostgres, type Postgres } from '../topology/postgres.ts';
 import { initRoles, runInitRoles, type RoleName, type Roles } from '../topology/pg-roles.ts';
 import { setupTemporalSchema } from '../topology/temporal-cluster.ts';

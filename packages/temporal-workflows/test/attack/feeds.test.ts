@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
-import { startBulkJob } from '../../src/client.ts';
+import { startBulkJob } from '../../src/client/client.ts';
 import { WORKFLOW_TYPES, bulkWorkflowId } from '../../src/contract.ts';
 import { feedPolicy } from '../../src/activities/feed-policy.ts';
 import { takeSnapshot } from '../../src/activities/snapshot.ts';

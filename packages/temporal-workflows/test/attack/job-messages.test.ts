@@ -9,8 +9,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Client, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { PayloadCodec } from '@temporalio/common';
-import { AesGcmCodec, deriveKey, parseCodecKeys } from '../../src/codec.ts';
-import { dataConverter } from '../../src/data-converter.ts';
+import { AesGcmCodec, deriveKey, parseCodecKeys } from '../../src/codec/codec.ts';
+import { dataConverter } from '../../src/codec/data-converter.ts';
 import { issueClientKey, watchedClientKeys } from '../../src/auth/client-keys.ts';
 import { formatClientCredential } from '../../src/auth/payload-auth.ts';
 import { bulkWorkflowId, shopWorkflowId } from '../../src/contract.ts';
@@ -21,7 +21,7 @@ import {
   readReport,
   resumeJob,
   startBulkJob,
-} from '../../src/client.ts';
+} from '../../src/client/client.ts';
 import {
   cancelSignal,
   pauseSignal,

@@ -9,7 +9,7 @@ import {
   startWebhookReceiver,
   type ReceiverLogEntry,
   type WebhookReceiver,
-} from '../../src/webhook-receiver.ts';
+} from '../../src/webhooks/webhook-receiver.ts';
 import { delistWorkflowId } from '../../src/workflows/delist-on-sale.ts';
 
 const SECRET = 'whsec_attack_receiver';

@@ -100,8 +100,7 @@ const until = async (
   while (!(await check().catch(() => false))) {
     if (child && (child.exitCode !== null || child.signalCode !== null))
       throw new Error(`${what}: the process ended (${child.exitCode ?? child.signalCode})\n${logTails(40)}`);
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}\n${logTails()}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${logTails()}`);
     await new Promise((r) => setTimeout(r, 300));
   }
 };

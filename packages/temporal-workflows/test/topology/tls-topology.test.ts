@@ -26,7 +26,7 @@ import { makeTestCerts, tomlTlsTable, type TestCerts } from './tls-certs.ts';
 import { clientTlsEnv, startTlsCluster } from './tls-cluster.ts';
 
 const CLI = join(REPO_ROOT, 'packages/cli/src/main.ts');
-const WORKER_MAIN = join(REPO_ROOT, 'packages/temporal-workflows/src/worker-main.ts');
+const WORKER_MAIN = join(REPO_ROOT, 'packages/temporal-workflows/src/worker/worker-main.ts');
 const SHOP = 'shop-tls';
 const ITEMS = 5;
 

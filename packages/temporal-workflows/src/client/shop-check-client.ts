@@ -10,8 +10,8 @@ import {
   shopCheckWorkflowId,
   type ShopCheckInput,
   type ShopCheckResult,
-} from './contract.ts';
-import { shopCheckWorkflow } from './workflows/shop-check.ts';
+} from '../contract.ts';
+import { shopCheckWorkflow } from '../workflows/shop-check.ts';
 
 /** How long a check may wait for a worker and the API's answer. */
 export const SHOP_CHECK_TIMEOUT: Duration = '45 seconds';

@@ -15,8 +15,8 @@ import {
   resumeUpdate,
   saleWorkflow,
   type SellerAuthState,
-} from './workflows/index.ts';
-import { shopsProblem } from './workflows/multi-shop.ts';
+} from '../workflows/index.ts';
+import { shopsProblem } from '../workflows/multi-shop.ts';
 import { jobShops } from './job-shops.ts';
 import {
   bulkWorkflowId,
@@ -30,10 +30,10 @@ import {
   sellerAuthWorkflowId,
   shopWorkflowId,
   type JobMessage,
-} from './contract.ts';
-import { jobSearchAttributes, JOB_ATTRIBUTE, OPERATION_ATTRIBUTE } from './search-attributes.ts';
-import type { BulkJobInput, BulkProgress, MultiShopJobInput, SaleInput, SaleResult } from './types.ts';
-import { sumProgress } from './workflows/job-progress.ts';
+} from '../contract.ts';
+import { jobSearchAttributes, JOB_ATTRIBUTE, OPERATION_ATTRIBUTE } from '../search-attributes.ts';
+import type { BulkJobInput, BulkProgress, MultiShopJobInput, SaleInput, SaleResult } from '../types.ts';
+import { sumProgress } from '../workflows/job-progress.ts';
 
 export { bulkWorkflowId };
 

@@ -5,6 +5,6 @@
 export * from './worker.ts';
 export * from './worker-env.ts';
 export * from './worker-queues.ts';
-export * from './metrics.ts';
+export * from '../observability/metrics.ts';
 // The job store a worker opens (SELLING_KIT_JOB_STORE) and its retention: the CLI's worker opens its own.
-export { jobRetentionDays, JOB_RETENTION_ENV, openJobStore } from './stores/open-job-store.ts';
+export { jobRetentionDays, JOB_RETENTION_ENV, openJobStore } from '../stores/open-job-store.ts';

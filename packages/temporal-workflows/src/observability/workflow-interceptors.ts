@@ -9,7 +9,7 @@ import {
   OpenTelemetryInternalsInterceptor,
   OpenTelemetryOutboundInterceptor,
 } from '@temporalio/interceptors-opentelemetry/lib/workflow/index.js';
-import { WORKFLOW_TYPES } from './contract.ts';
+import { WORKFLOW_TYPES } from '../contract.ts';
 
 export const interceptors = (): WorkflowInterceptors =>
   workflowInfo().workflowType === WORKFLOW_TYPES.sale

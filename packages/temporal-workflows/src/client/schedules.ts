@@ -11,7 +11,7 @@ import {
   type ScheduleOptionsStartWorkflowAction,
 } from '@temporalio/client';
 import type { Duration, Workflow } from '@temporalio/common';
-import { bulkListingWorkflow, jobRetentionWorkflow, reconcileOrdersWorkflow } from './workflows/index.ts';
+import { bulkListingWorkflow, jobRetentionWorkflow, reconcileOrdersWorkflow } from '../workflows/index.ts';
 import {
   DEFAULT_TASK_QUEUE,
   feedSyncWorkflowId,
@@ -19,9 +19,9 @@ import {
   jobRetentionWorkflowId,
   reconcileWorkflowId,
   SCHEDULE_KINDS,
-} from './contract.ts';
-import { jobSearchAttributes } from './search-attributes.ts';
-import type { BulkJobInput, ReconcileInput } from './types.ts';
+} from '../contract.ts';
+import { jobSearchAttributes } from '../search-attributes.ts';
+import type { BulkJobInput, ReconcileInput } from '../types.ts';
 
 /** The operation a reconciliation run is tagged with (SellingKitOperation). */
 export const RECONCILE_OPERATION = 'reconcile-orders';

@@ -2,7 +2,7 @@
 // mode 0600): the one parser, used by the worker (worker-env.ts) and by the CLI that writes the file
 // (cli/src/stores.ts). Client-safe: no worker runtime here.
 import { readFileSync } from 'node:fs';
-import type { Credential } from './activities/clients.ts';
+import type { Credential } from '../activities/clients.ts';
 
 export class CredentialsFileError extends Error {
   override name = 'CredentialsFileError';

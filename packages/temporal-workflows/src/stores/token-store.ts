@@ -15,7 +15,7 @@ import { link, mkdir, open as openFile, readFile, rename, rm, stat, writeFile } 
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { SellerTokens, TokenStore } from './activities/index.ts';
+import type { SellerTokens, TokenStore } from '../activities/index.ts';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;

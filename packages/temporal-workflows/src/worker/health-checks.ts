@@ -7,7 +7,7 @@
 // Also the liveness rule: alive until the worker has stopped or failed.
 import type { NativeConnection } from '@temporalio/worker';
 import type { KitWorker } from './worker.ts';
-import type { JobStore } from './stores/job-store.ts';
+import type { JobStore } from '../stores/job-store.ts';
 import { CHECK_TIMEOUT_MS, type Check, type ReadinessCheck } from './health.ts';
 
 /** The Temporal API's TASK_QUEUE_TYPE_WORKFLOW (the workflow task queue lists the worker's pollers). */

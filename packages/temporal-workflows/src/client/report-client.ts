@@ -19,13 +19,13 @@ import {
   type JobReportJob,
   type JobReportPage,
   type ReportLine,
-} from './contract.ts';
-import { jobReportWorkflow } from './workflows/index.ts';
+} from '../contract.ts';
+import { jobReportWorkflow } from '../workflows/index.ts';
 import { jobShops } from './job-shops.ts';
-import { REPORT_REFUSED } from './contract.ts';
-import { INPUT_REFUSED } from './workflows/refuse.ts';
-import type { ItemResult } from './types.ts';
-import { PRIVATE_DIR, PRIVATE_FILE } from './stores/job-store-local.ts';
+import { REPORT_REFUSED } from '../contract.ts';
+import { INPUT_REFUSED } from '../workflows/refuse.ts';
+import type { ItemResult } from '../types.ts';
+import { PRIVATE_DIR, PRIVATE_FILE } from '../stores/job-store-local.ts';
 
 export interface ReadReportOptions {
   /** The task queue whose workers read it (the job's own; default DEFAULT_TASK_QUEUE). */

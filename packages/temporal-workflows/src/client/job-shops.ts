@@ -3,8 +3,8 @@
 // in a report read (report-client.ts). A worker answers, also for a job that has ended (it replays the
 // job's history); a job gone from Temporal has no answer: its reader names the shops itself.
 import type { Client } from '@temporalio/client';
-import { bulkWorkflowId, refusedInput } from './contract.ts';
-import { shopsQuery } from './workflows/index.ts';
+import { bulkWorkflowId, refusedInput } from '../contract.ts';
+import { shopsQuery } from '../workflows/index.ts';
 
 export async function jobShops(client: Client, jobId: string): Promise<string[]> {
   const answer: unknown = await client.workflow.getHandle(bulkWorkflowId(jobId)).query(shopsQuery);

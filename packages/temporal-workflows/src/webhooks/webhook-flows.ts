@@ -8,15 +8,15 @@ import {
   likeSignal,
   likerOffersWorkflow,
   reconcileSalesWorkflow,
-} from './workflows/index.ts';
+} from '../workflows/index.ts';
 import {
   DEFAULT_TASK_QUEUE,
   delistWorkflowId,
   likerOffersWorkflowId,
   reconcileSalesWorkflowId,
-} from './contract.ts';
-import { createWorkflowSchedule, type ScheduleTiming } from './schedules.ts';
-import type { ShopRef } from './types.ts';
+} from '../contract.ts';
+import { createWorkflowSchedule, type ScheduleTiming } from '../client/schedules.ts';
+import type { ShopRef } from '../types.ts';
 import type { DelistInput, LikerOfferSettings, ReconcileSalesInput } from './sales-types.ts';
 
 /**

@@ -3,8 +3,8 @@
 // the HTTP API: one run per task queue shared by callers at the same time, and a short execution
 // timeout, so a task queue without a worker answers "no worker" instead of leaving a run behind.
 import { WorkflowFailedError, type Client } from '@temporalio/client';
-import { DEFAULT_TASK_QUEUE, shopDirectoryWorkflowId } from './contract.ts';
-import { shopDirectoryWorkflow, type ShopDirectory } from './workflows/index.ts';
+import { DEFAULT_TASK_QUEUE, shopDirectoryWorkflowId } from '../contract.ts';
+import { shopDirectoryWorkflow, type ShopDirectory } from '../workflows/index.ts';
 
 /** How long a directory run may wait for a worker of the task queue. */
 export const SHOP_DIRECTORY_TIMEOUT = '10s';

@@ -1,24 +1,24 @@
-// The worker's settings from its environment: one reader for `node src/worker-main.ts` (compose, the
+// The worker's settings from its environment: one reader for `node src/worker/worker-main.ts` (compose, the
 // variables listed there) and `selling-kit worker` (whose flags win over the same variables). Also the
 // worker's view of credentials.json, read again when it changes.
 import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { codecEnabled } from './codec.ts';
-import { CredentialsFileError, readCredentialsFile } from './credentials-file.ts';
-import { METRICS_ADDRESS_ENV } from './metrics.ts';
+import { codecEnabled } from '../codec/codec.ts';
+import { CredentialsFileError, readCredentialsFile } from '../stores/credentials-file.ts';
+import { METRICS_ADDRESS_ENV } from '../observability/metrics.ts';
 import { TUNING_ENV, workerTuning, type WorkerTuning } from './worker-tuning.ts';
-import { JOB_STORE_ENV } from './stores/job-store.ts';
+import { JOB_STORE_ENV } from '../stores/job-store.ts';
 import { WORKER_QUEUES, type WorkerQueues } from './worker-queues.ts';
-import type { Credential, CredentialStore, ShopNames } from './activities/index.ts';
-import { feedPolicyFromEnv, type FeedPolicy } from './activities/feed-policy.ts';
+import type { Credential, CredentialStore, ShopNames } from '../activities/index.ts';
+import { feedPolicyFromEnv, type FeedPolicy } from '../activities/feed-policy.ts';
 
 /**
  * The feed policy's variables (SELLING_KIT_FEED_ROOTS, _HOSTS, _MAX_BYTES, _MAX_RECORD_BYTES, _MAX_ITEMS):
  * defined beside the policy (activities/feed-policy.ts), which client code loads without this module.
  */
-export { FEED_POLICY_ENV, FeedPolicyError, feedPolicy } from './activities/feed-policy.ts';
-export type { FeedPolicy } from './activities/feed-policy.ts';
+export { FEED_POLICY_ENV, FeedPolicyError, feedPolicy } from '../activities/feed-policy.ts';
+export type { FeedPolicy } from '../activities/feed-policy.ts';
 
 type TuningKey = keyof typeof TUNING_ENV;
 

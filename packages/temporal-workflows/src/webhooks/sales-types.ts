@@ -1,6 +1,6 @@
 // Types of the flows that react to the marketplace's webhooks: delisting a sold item on every other
 // connected shop, and offers to the users who like a listing. Types only (workflow code imports them).
-import type { ShopRef } from './types.ts';
+import type { ShopRef } from '../types.ts';
 
 /** A connected shop: its workflow-side reference and the seller id its webhooks carry (`seller_id`). */
 export interface ConnectedShop extends ShopRef {

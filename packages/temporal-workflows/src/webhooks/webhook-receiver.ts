@@ -15,10 +15,10 @@ import {
   WebhookPayloadError,
   WebhookVerificationError,
 } from '@selling-kit/api-client/core';
-import { DEFAULT_TASK_QUEUE } from './contract.ts';
+import { DEFAULT_TASK_QUEUE } from '../contract.ts';
 import { checkOfferSettings, recordLike, startDelist } from './webhook-flows.ts';
 import type { ConnectedShop, LikerOfferSettings } from './sales-types.ts';
-import type { ShopRef } from './types.ts';
+import type { ShopRef } from '../types.ts';
 
 export const DEFAULT_WEBHOOK_PATH = '/webhooks';
 /** The body of every 401: the same whatever check failed (the reason is in the log only). */

@@ -6,7 +6,7 @@
 // checked by `selling-kit webhooks serve` before it starts. The path comes with the flow's input, so the
 // worker reads it only inside its feed roots (feed-policy.ts, the same rule as path feeds).
 import { readFileSync } from 'node:fs';
-import { openConfinedFile, type FeedPolicy } from './activities/feed-policy.ts';
+import { openConfinedFile, type FeedPolicy } from '../activities/feed-policy.ts';
 
 export class SkuMapError extends Error {
   readonly code = 'invalid_sku_map';

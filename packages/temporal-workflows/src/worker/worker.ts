@@ -12,16 +12,16 @@ import {
 } from '@temporalio/worker';
 import type { Duration, PayloadCodec } from '@temporalio/common';
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
-import { createActivities, type ActivityDeps, type ShopDirectoryDeps } from './activities/index.ts';
-import { dataConverter, failureConverterPath } from './data-converter.ts';
-import { dropSpans, TRACING_WORKFLOW_MODULE, type Tracing } from './tracing.ts';
-import { DEFAULT_TASK_QUEUE, saleTaskQueue } from './contract.ts';
+import { createActivities, type ActivityDeps, type ShopDirectoryDeps } from '../activities/index.ts';
+import { dataConverter, failureConverterPath } from '../codec/data-converter.ts';
+import { dropSpans, TRACING_WORKFLOW_MODULE, type Tracing } from '../observability/tracing.ts';
+import { DEFAULT_TASK_QUEUE, saleTaskQueue } from '../contract.ts';
 import type { WorkerQueues } from './worker-queues.ts';
-import type { JobStore } from './stores/job-store.ts';
-import { openJobStore } from './stores/open-job-store.ts';
-import { ensureJobRetentionSchedule } from './schedules.ts';
+import type { JobStore } from '../stores/job-store.ts';
+import { openJobStore } from '../stores/open-job-store.ts';
+import { ensureJobRetentionSchedule } from '../client/schedules.ts';
 
-export { DEFAULT_TASK_QUEUE } from './contract.ts';
+export { DEFAULT_TASK_QUEUE } from '../contract.ts';
 /** In-flight activities get this long to finish after a stop signal; then they are cancelled. */
 export const SHUTDOWN_GRACE_TIME = '10s';
 /**
@@ -89,7 +89,7 @@ export const workflowCode: Pick<TemporalWorkerOptions, 'workflowsPath' | 'bundle
     // Beside this module: src/workflows/index.ts in the repository, dist/workflows/index.js when installed
     // (Temporal's bundler does not load TypeScript from node_modules).
     workflowsPath: fileURLToPath(
-      new URL(`./workflows/index${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+      new URL(`../workflows/index${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
     ),
     interceptors: { workflowModules: [TRACING_WORKFLOW_MODULE] },
     bundlerOptions: {

@@ -1,4 +1,4 @@
-// `node src/worker-main.ts`: a worker process, configured by environment variables (read by
+// `node src/worker/worker-main.ts`: a worker process, configured by environment variables (read by
 // worker-env.ts, as `selling-kit worker` reads them; secrets stay in the worker, never in workflow inputs):
 //   Temporal's own client configuration (connection-config.ts, the `temporal` CLI's): a profile of
 //   temporal.toml (TEMPORAL_CONFIG_FILE, TEMPORAL_PROFILE), then
@@ -44,7 +44,7 @@
 //   SELLING_KIT_FEED_MAX_BYTES / _MAX_RECORD_BYTES / _MAX_ITEMS  a feed's limits (512 MiB, 1 MiB, 1,000,000)
 //   SELLING_KIT_FEED_LOOPBACK_HTTP         `1`: plain http to loopback too (local test/dev workers only)
 import { createWorker, stopOnSignals } from './worker.ts';
-import { DEFAULT_TASK_QUEUE, saleTaskQueue } from './contract.ts';
+import { DEFAULT_TASK_QUEUE, saleTaskQueue } from '../contract.ts';
 import type { WorkerQueues } from './worker-queues.ts';
 import { TOKEN_STORE_ENV, watchedCredentialsFile, workerEnvironment } from './worker-env.ts';
 import {
@@ -54,19 +54,19 @@ import {
   explainConnectError,
   loadConnectionConfig,
   type TemporalConnectionConfig,
-} from './connection-config.ts';
+} from '../client/connection-config.ts';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { CodecKeyError, loadCodecKey } from './codec.ts';
-import { CODEC_OFF_WARNING, workerAuthSettings, workerCodec } from './auth/worker-auth.ts';
-import { ClientAuthSettingError } from './auth/payload-checks.ts';
-import { ClientKeysError } from './auth/client-keys.ts';
-import { loadTokenStoreKey, tokenStoreKeyring } from './auth/token-store-key.ts';
-import { openTokenStore } from './token-store-open.ts';
-import { JOB_RETENTION_ENV, jobRetentionDays, openJobStore } from './stores/open-job-store.ts';
+import { CodecKeyError, loadCodecKey } from '../codec/codec.ts';
+import { CODEC_OFF_WARNING, workerAuthSettings, workerCodec } from '../auth/worker-auth.ts';
+import { ClientAuthSettingError } from '../auth/payload-checks.ts';
+import { ClientKeysError } from '../auth/client-keys.ts';
+import { loadTokenStoreKey, tokenStoreKeyring } from '../auth/token-store-key.ts';
+import { openTokenStore } from '../stores/token-store-open.ts';
+import { JOB_RETENTION_ENV, jobRetentionDays, openJobStore } from '../stores/open-job-store.ts';
 import { TuningError, type WorkerTuning } from './worker-tuning.ts';
-import { describeFeedPolicy, FeedPolicyError, type FeedPolicy } from './activities/feed-policy.ts';
-import { installMetrics, zeroKitCounters } from './metrics.ts';
+import { describeFeedPolicy, FeedPolicyError, type FeedPolicy } from '../activities/feed-policy.ts';
+import { installMetrics, zeroKitCounters } from '../observability/metrics.ts';
 import {
   freeLoopbackPort,
   healthAddress,
@@ -75,11 +75,11 @@ import {
   startHealthServer,
 } from './health.ts';
 import { workerChecks, workerLiveness, type WorkerHealthDeps } from './health-checks.ts';
-import { isDatabaseUrl } from './token-store-open.ts';
-import { redactDatabaseUrl } from './token-store-pg.ts';
-import { JOB_STORE_ENV } from './stores/job-store.ts';
-import { tracingFromEnv } from './tracing.ts';
-import type { CredentialStore, ShopNames } from './activities/index.ts';
+import { isDatabaseUrl } from '../stores/token-store-open.ts';
+import { redactDatabaseUrl } from '../stores/token-store-pg.ts';
+import { JOB_STORE_ENV } from '../stores/job-store.ts';
+import { tracingFromEnv } from '../observability/tracing.ts';
+import type { CredentialStore, ShopNames } from '../activities/index.ts';
 
 const env = process.env;
 const settings = workerEnvironment(env);

@@ -34,8 +34,8 @@ import {
   payloadMac,
   WORKER_AUTH_ID,
   type ClientCredential,
-} from './auth/payload-auth.ts';
-import { PayloadChecks, type ClientAuthMode, type ClientKeyLookup } from './auth/payload-checks.ts';
+} from '../auth/payload-auth.ts';
+import { PayloadChecks, type ClientAuthMode, type ClientKeyLookup } from '../auth/payload-checks.ts';
 
 const { temporal } = proto;
 

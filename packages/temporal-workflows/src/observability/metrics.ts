@@ -5,8 +5,8 @@
 import { Runtime, type RuntimeOptions } from '@temporalio/worker';
 import type { MetricMeter } from '@temporalio/common';
 import { OPERATIONS_BY_ID, RATE_LIMITS, type Logger, type LogEvent } from '@selling-kit/api-client';
-import { BULK_OPERATIONS, WORKFLOW_TYPES } from './contract.ts';
-import { METRICS_ADDRESS_ENV } from './health.ts';
+import { BULK_OPERATIONS, WORKFLOW_TYPES } from '../contract.ts';
+import { METRICS_ADDRESS_ENV } from '../worker/health.ts';
 import {
   ITEM_OUTCOMES,
   ITEMS_METRIC,

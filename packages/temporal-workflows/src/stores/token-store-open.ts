@@ -2,7 +2,7 @@
 // --token-store`): a file path → the sealed file shared by the processes of one host (token-store.ts);
 // a `postgres://` or `postgresql://` URL → the PostgreSQL table shared by workers on any number of hosts
 // (token-store-pg.ts). Both seal with the same key and keep the same compare-and-set contract.
-import type { TokenStore } from './activities/index.ts';
+import type { TokenStore } from '../activities/index.ts';
 import { createFileTokenStore } from './token-store.ts';
 import { createPgTokenStore } from './token-store-pg.ts';
 

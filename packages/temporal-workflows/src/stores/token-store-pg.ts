@@ -9,10 +9,10 @@
 //   ref does not open.
 // The table is created on first use (under an advisory lock, so workers starting together do not race).
 // Chosen by SELLING_KIT_TOKEN_STORE=postgres://… (token-store-open.ts).
-import { probeWrite } from './stores/pg-transaction.ts';
+import { probeWrite } from './pg-transaction.ts';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { SellerTokens, TokenStore } from './activities/index.ts';
+import type { SellerTokens, TokenStore } from '../activities/index.ts';
 import { sealTokens, tokenKeys, unsealTokens } from './token-store.ts';
 
 export const DEFAULT_TOKEN_TABLE = 'selling_kit_seller_tokens';
