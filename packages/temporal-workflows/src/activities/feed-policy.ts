@@ -269,6 +269,7 @@ export type AddressKind =
   | 'reserved';
 
 /** What kind of address `address` is (an IPv4-mapped or NAT64 IPv6 address as its IPv4 address). */
+// eslint-disable-next-line complexity -- over the house's limit: to be split (issue 25)
 export function addressKind(address: string): AddressKind {
   const family = isIP(address);
   if (family === 4) return ipv4Kind(address.split('.').map(Number));
