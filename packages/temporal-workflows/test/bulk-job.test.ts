@@ -4,7 +4,12 @@
 // recorded histories' replay.
 import type { BatchResult, FeedItem, SendOutcome, SlotBatch } from '../src/types.ts';
 import {
+  drained,
+  fillWindow,
+  handBack,
   newCarry,
+  progressOf,
+  releaseDue,
   retryOrFail,
   settled,
   verified,
@@ -157,5 +162,54 @@ describe('verified', () => {
     ]);
     expect(s.unknown).toEqual([]);
     expect(s.counts.failed).toBe(1);
+  });
+});
+
+describe('a window', () => {
+  it('fills each granted slot from the queue (a wide slot part with its own size); an empty slot is reported unused', () => {
+    const s = fresh();
+    s.queue.push(item(1), item(2), item(3));
+    const batch = fillWindow(s, {
+      slotSize: 2,
+      slots: [
+        { slot: 0, notBefore: NOW },
+        { slot: 1, notBefore: NOW + 100, size: 1 },
+        { slot: 2, notBefore: NOW + 200 },
+      ],
+    });
+    expect(batch.map((b) => [b.slot, b.items.map((i) => i.line)])).toEqual([
+      [0, [1, 2]],
+      [1, [3]],
+    ]);
+    expect(s.report).toEqual([{ slot: 2, lastAt: null }]);
+    handBack(s, batch);
+    expect(s.queue.map((i) => i.line)).toEqual([1, 2, 3]);
+    expect(s.report.map((r) => r.slot)).toEqual([2, 0, 1]);
+  });
+
+  it('items whose backoff ended join the queue; the job is drained only when nothing is held and the feed is read', () => {
+    const s = fresh();
+    s.later.push(item(1, { notBefore: NOW - 1 }), item(2, { notBefore: NOW + 1_000 }));
+    releaseDue(s, NOW);
+    expect([s.queue.map((i) => i.line), s.later.map((i) => i.line)]).toEqual([[1], [2]]);
+    s.queue = [];
+    s.feedDone = true;
+    expect(drained(s)).toBe(false);
+    releaseDue(s, NOW + 1_000);
+    s.queue = [];
+    expect(drained(s)).toBe(true);
+  });
+
+  it('progress: pending and the ETA at the current rate', () => {
+    const s = fresh();
+    Object.assign(s.counts, { total: 1_000, done: 500, failed: 90, cancelled: 10 });
+    s.rate = 200;
+    expect(
+      progressOf(s, { jobId: 'j', state: 'running', reason: undefined, windowMs: 10_000 }),
+    ).toMatchObject({
+      pending: 400,
+      etaMs: 20_000,
+      currentRate: 200,
+    });
   });
 });

@@ -125,6 +125,33 @@ type Decision =
 
 const isSuccess = (status: number) => status >= 200 && status < 300;
 
+/** One call's state across its attempts (Requester.call and its phases). */
+interface Run<T> {
+  call: Call<T>;
+  op: Operation;
+  auth: AuthProvider | undefined;
+  options: RequestOptions;
+  signal: AbortSignal | undefined;
+  requestId: string;
+  maxRetries: number;
+  /** When the call's total time is up (its clock). */
+  deadline: number;
+  url: string;
+  body?: string;
+  contentType?: string;
+  /** What every log line of the call carries. */
+  base: { requestId: string; operationId: string; method: string; path: string };
+  scrub: (text: string) => string;
+  log: ((e: LogEventInput) => void) | undefined;
+  pacingKey: PacingKey | undefined;
+  attempt: number;
+  retries: number;
+  rateRetries: number;
+  notFoundRetries: number;
+  replayedAfter401: boolean;
+  lastError: SellingApiError | undefined;
+}
+
 export class Requester {
   readonly config: RequesterConfig;
   readonly auth: AuthProvider | undefined;
@@ -157,8 +184,50 @@ export class Requester {
     if (violations.length) throw new LocalValidationError(violations, call.op.id);
   }
 
-  // eslint-disable-next-line max-lines-per-function, complexity -- over the house's limit: to be split (issue 25)
+  /**
+   * One call: a loop of attempts, each paced, authorised, sent and judged (the spec's retries, a 401's
+   * refresh and replay, a 404 right after a create, 429s, unknown outcomes verified). Its phases below
+   * share the call's `Run`.
+   */
   async call<T>(call: Call<T>): Promise<T> {
+    const run = this.openRun(call);
+    for (;;) {
+      if (run.signal?.aborted) this.fail(run, new RequestAbortedError(undefined, run.signal.reason));
+      run.attempt++;
+      await this.pace(run);
+      const authorization = await this.authorize(run);
+      const headers = this.attemptHeaders(run, authorization);
+      const sent = await this.sendOnce(run, headers);
+      if ('decision' in sent) {
+        const found = await this.settleFailure(run, sent.decision);
+        if (found) return found.value;
+        continue;
+      }
+      const { res, started } = sent;
+      if (isSuccess(res.status)) {
+        this.logResponse(run, res, started, () => parseBody(res.body));
+        return this.readSuccess<T>(call, res, run.base);
+      }
+      const parsed = parseBody(res.body);
+      const retryAfterMs =
+        res.status === 429 ? parseRetryAfter(res.headers, parsed, this.config.now()) : undefined;
+      const error = errorFromResponse(res.status, parsed, {
+        operationId: run.op.id,
+        requestId: run.requestId,
+        oauth: run.op.id === 'auth.token',
+        scrub: run.scrub,
+        retryAfterMs,
+      });
+      run.lastError = error;
+      this.logResponse(run, res, started, () => parsed, error);
+      if (await this.tryAgainAfter(run, error, res.status, authorization, retryAfterMs)) continue;
+      const found = await this.settleFailure(run, this.decisionFor(run, res.status, error));
+      if (found) return found.value;
+    }
+  }
+
+  /** The call's state across its attempts, its limits and what its log lines carry. */
+  private openRun<T>(call: Call<T>): Run<T> {
     this.preflight(call as Call<unknown>);
     const cfg = this.config;
     const { op } = call;
@@ -171,299 +240,294 @@ export class Requester {
       });
     }
     const options = call.options ?? {};
-    const signal = options.signal;
     const requestId = randomUUID();
-    const maxRetries = options.maxRetries ?? cfg.retry.maxRetries;
-    const deadline = cfg.now() + (options.totalTimeoutMs ?? cfg.totalTimeoutMs);
     const url = buildUrl(cfg.baseUrl, op.path, call.pathParams, call.query);
-    const path = url.slice(this.baseLength);
-    const { body, contentType } = serialise(call);
-    const base = { requestId, operationId: op.id, method: op.method, path };
     const callSecrets = call.form ? secretFormValues(call.form) : [];
-    const scrub = callSecrets.length ? (t: string) => scrubValues(this.scrub(t), callSecrets) : this.scrub;
-    const log = cfg.logger ? (e: LogEventInput) => this.emit(e) : undefined;
-
-    let attempt = 0;
-    let retries = 0;
-    let rateRetries = 0;
-    let notFoundRetries = 0;
-    let replayedAfter401 = false;
-    let lastError: SellingApiError | undefined;
-    const pacingKey: PacingKey | undefined =
-      cfg.pacer && op.group && auth ? { identity: auth.identity, group: op.group, app: auth.app } : undefined;
-
-    const fail = (error: SellingApiError): never => {
-      error.attempts = attempt;
-      error.operationId ??= op.id;
-      error.requestId ??= requestId;
-      throw error;
+    return {
+      call,
+      op,
+      auth,
+      options,
+      signal: options.signal,
+      requestId,
+      maxRetries: options.maxRetries ?? cfg.retry.maxRetries,
+      deadline: cfg.now() + (options.totalTimeoutMs ?? cfg.totalTimeoutMs),
+      url,
+      ...serialise(call),
+      base: { requestId, operationId: op.id, method: op.method, path: url.slice(this.baseLength) },
+      scrub: callSecrets.length ? (t: string) => scrubValues(this.scrub(t), callSecrets) : this.scrub,
+      log: cfg.logger ? (e: LogEventInput) => this.emit(e) : undefined,
+      pacingKey:
+        cfg.pacer && op.group && auth
+          ? { identity: auth.identity, group: op.group, app: auth.app }
+          : undefined,
+      attempt: 0,
+      retries: 0,
+      rateRetries: 0,
+      notFoundRetries: 0,
+      replayedAfter401: false,
+      lastError: undefined,
     };
-    const sleepOrFail = async (ms: number) => {
-      if (ms <= 0) return;
-      try {
-        await cfg.sleep(ms, signal);
-      } catch (e) {
-        fail(e instanceof SellingApiError ? e : new RequestAbortedError(undefined, e));
-      }
-    };
-    const remaining = () => deadline - cfg.now();
-    /**
-     * After a retryable failure or an unknown outcome: the call's value when a verification found it;
-     * undefined when the loop goes on (one more retry counted); throws when it must stop.
-     */
-    const settleFailure = async (decision: Decision): Promise<{ value: T } | undefined> => {
-      const out = await this.afterFailure(call, decision, {
-        attempt,
-        retries,
-        maxRetries,
-        base,
-        signal,
-        remaining,
-      });
-      if (out.done) return { value: out.value };
-      if (out.fail) fail(out.fail);
-      retries++;
-      return undefined;
-    };
-    const deadlineError = () =>
-      lastError ??
-      new TransportError({
-        kind: 'timeout',
-        requestSent: false,
-        message: `${op.id} did not complete within its total time limit`,
-      });
+  }
 
-    for (;;) {
-      if (signal?.aborted) fail(new RequestAbortedError(undefined, signal.reason));
-      attempt++;
+  private fail(run: Run<unknown>, error: SellingApiError): never {
+    error.attempts = run.attempt;
+    error.operationId ??= run.op.id;
+    error.requestId ??= run.requestId;
+    throw error;
+  }
 
-      // Pacing: wait for a free slot in the credential's window for this group (and the app's).
-      if (pacingKey) {
-        for (;;) {
-          const acquired = cfg.pacer!.acquire(pacingKey, cfg.now());
-          const waitMs = typeof acquired === 'number' ? acquired : await acquired;
-          if (waitMs <= 0) break;
-          // Longer than this call may wait (a window used up, or paused after a 429 with a long
-          // Retry-After): say so as a rate limit with its wait, not as a timeout. Nothing was sent.
-          if (waitMs >= remaining())
-            fail(
-              lastError ??
-                new RateLimitedError({
-                  code: 'too_many_requests',
-                  message: `${op.id} was not sent: the ${pacingKey.group} allowance of this credential is used up or paused for another ${Math.ceil(waitMs / 1000)} s, longer than the call may wait`,
-                  retryAfterMs: waitMs,
-                  group: pacingKey.group,
-                  operationId: op.id,
-                  requestId,
-                }),
-            );
-          log?.({ type: 'pacing', level: 'debug', ...base, group: pacingKey.group, waitMs });
-          await sleepOrFail(waitMs);
-        }
-      }
-
-      // Read after the pacing wait: a token refreshed meanwhile is the one sent. A failure here (a
-      // seller to re-authorise) gives the slot just taken back before it surfaces.
-      let authorization: string | undefined;
-      try {
-        authorization = op.auth === 'bearer' && auth ? await auth.authorization() : undefined;
-      } catch (e) {
-        if (pacingKey) await this.release(pacingKey);
-        throw e;
-      }
-      const headers: Record<string, string> = {
-        accept: 'application/json',
-        ...cfg.headers,
-        ...options.headers,
-        [REQUEST_ID_HEADER]: requestId,
-      };
-      if (contentType) headers['content-type'] = contentType;
-      if (authorization) headers.authorization = authorization;
-      const attemptTimeout = Math.min(options.timeoutMs ?? cfg.timeoutMs, remaining());
-      if (attemptTimeout <= 0) {
-        if (pacingKey) await this.release(pacingKey);
-        fail(deadlineError());
-      }
-
-      log?.({
-        type: 'request',
-        level: 'debug',
-        ...base,
-        attempt,
-        ...(cfg.debug
-          ? { headers: redactHeaders(headers), body: debugValue(this.debugBody(call), scrub) }
-          : {}),
-      });
-      const started = cfg.now();
-      let res: TransportResponse;
-      let decision: Decision;
-      try {
-        res = await cfg.transport.send({
-          method: op.method,
-          url,
-          headers,
-          body,
-          signal,
-          timeoutMs: attemptTimeout,
-        });
-        if (pacingKey) await this.release(pacingKey);
-      } catch (e) {
-        if (pacingKey) await this.release(pacingKey);
-        const error = toTransportError(e, signal, scrub);
-        if (error instanceof RequestAbortedError) fail(error);
-        log?.({
-          type: 'transport_error',
-          level: 'warn',
-          ...base,
-          attempt,
-          durationMs: cfg.now() - started,
-          kind: error.kind,
-          message: error.message,
-        });
-        lastError = error;
-        decision =
-          !error.requestSent || op.idempotent || call.retryUnknownOutcome
-            ? { kind: 'retry', reason: 'network', error }
-            : { kind: 'unknown', error };
-        const found = await settleFailure(decision);
-        if (found) return found.value;
-        continue;
-      }
-
-      const status = res.status;
-      if (isSuccess(status)) {
-        log?.({
-          type: 'response',
-          level: 'debug',
-          ...base,
-          attempt,
-          status,
-          durationMs: cfg.now() - started,
-          ...(cfg.debug
-            ? { headers: redactHeaders(res.headers), body: debugValue(parseBody(res.body), scrub) }
-            : {}),
-        });
-        return this.readSuccess<T>(call, res, base);
-      }
-
-      const parsed = parseBody(res.body);
-      const retryAfterMs = status === 429 ? parseRetryAfter(res.headers, parsed, cfg.now()) : undefined;
-      const error = errorFromResponse(status, parsed, {
-        operationId: op.id,
-        requestId,
-        oauth: op.id === 'auth.token',
-        scrub: scrub,
-        retryAfterMs,
-      });
-      lastError = error;
-      log?.({
-        type: 'response',
-        level: status >= 500 ? 'error' : 'warn',
-        ...base,
-        attempt,
-        status,
-        durationMs: cfg.now() - started,
-        errorId: error.errorId,
-        code: error.code,
-        ...(cfg.debug
-          ? {
-              headers: redactHeaders(res.headers),
-              body: debugValue(parsed, scrub),
-            }
-          : {}),
-      });
-
-      // 401: one refresh (single-flight in the provider) and one replay.
-      if (
-        error instanceof UnauthorizedError &&
-        !(error instanceof PartnerAccessDeniedError) &&
-        authorization &&
-        auth?.unauthorized &&
-        !replayedAfter401
-      ) {
-        replayedAfter401 = true;
-        if (await auth.unauthorized(authorization)) {
-          log?.({
-            type: 'retry',
-            level: 'info',
-            ...base,
-            attempt,
-            reason: 'unauthorized',
-            delayMs: 0,
-            status,
-          });
-          continue;
-        }
-      }
-
-      // 404 right after a create: the listing may not be readable yet (spec's status table).
-      if (
-        error instanceof ProductNotFoundError &&
-        call.notFoundRetryDelays &&
-        notFoundRetries < call.notFoundRetryDelays.length
-      ) {
-        const delayMs = call.notFoundRetryDelays[notFoundRetries++]!;
-        if (delayMs >= remaining()) fail(error);
-        log?.({
-          type: 'retry',
-          level: 'info',
-          ...base,
-          attempt,
-          reason: 'not_found_after_create',
-          delayMs,
-          status,
-          errorId: error.errorId,
-        });
-        await sleepOrFail(delayMs);
-        continue;
-      }
-
-      // 429: the gateway did not process it; wait as told, slow down, try again.
-      if (error instanceof RateLimitedError) {
-        const waitMs = retryAfterMs ?? backoffDelay(rateRetries, cfg.retry, cfg.random);
-        if (pacingKey) {
-          await cfg.pacer!.penalize(
-            pacingKey,
-            error.group === 'app_wide' ? 'app' : 'group',
-            waitMs,
-            cfg.now(),
-          );
-        }
-        if (
-          rateRetries >= cfg.retry.maxRateLimitRetries ||
-          waitMs > cfg.retry.maxRetryAfterMs ||
-          waitMs >= remaining()
-        ) {
-          fail(error);
-        }
-        rateRetries++;
-        log?.({
-          type: 'retry',
-          level: 'warn',
-          ...base,
-          attempt,
-          reason: 'rate_limited',
-          delayMs: waitMs,
-          status,
-          errorId: error.errorId,
-        });
-        await sleepOrFail(waitMs);
-        continue;
-      }
-
-      if (status === 504) {
-        decision =
-          op.idempotent || call.retryUnknownOutcome
-            ? { kind: 'retry', reason: 'gateway_timeout', error }
-            : { kind: 'unknown', error };
-      } else if (status >= 500) {
-        decision = { kind: 'retry', reason: 'server_error', error };
-      } else {
-        return fail(error);
-      }
-      const found = await settleFailure(decision);
-      if (found) return found.value;
+  private async sleepOrFail(run: Run<unknown>, ms: number): Promise<void> {
+    if (ms <= 0) return;
+    try {
+      await this.config.sleep(ms, run.signal);
+    } catch (e) {
+      this.fail(run, e instanceof SellingApiError ? e : new RequestAbortedError(undefined, e));
     }
+  }
+
+  private remaining(run: Run<unknown>): number {
+    return run.deadline - this.config.now();
+  }
+
+  /** Pacing: waits for a free slot in the credential's window for this group (and the app's). */
+  private async pace(run: Run<unknown>): Promise<void> {
+    const key = run.pacingKey;
+    if (!key) return;
+    for (;;) {
+      const acquired = this.config.pacer!.acquire(key, this.config.now());
+      const waitMs = typeof acquired === 'number' ? acquired : await acquired;
+      if (waitMs <= 0) return;
+      // Longer than this call may wait (a window used up, or paused after a 429 with a long
+      // Retry-After): say so as a rate limit with its wait, not as a timeout. Nothing was sent.
+      if (waitMs >= this.remaining(run))
+        this.fail(
+          run,
+          run.lastError ??
+            new RateLimitedError({
+              code: 'too_many_requests',
+              message: `${run.op.id} was not sent: the ${key.group} allowance of this credential is used up or paused for another ${Math.ceil(waitMs / 1000)} s, longer than the call may wait`,
+              retryAfterMs: waitMs,
+              group: key.group,
+              operationId: run.op.id,
+              requestId: run.requestId,
+            }),
+        );
+      run.log?.({ type: 'pacing', level: 'debug', ...run.base, group: key.group, waitMs });
+      await this.sleepOrFail(run, waitMs);
+    }
+  }
+
+  /**
+   * The Authorization header, read after the pacing wait: a token refreshed meanwhile is the one sent. A
+   * failure here (a seller to re-authorise) gives the slot just taken back before it surfaces.
+   */
+  private async authorize(run: Run<unknown>): Promise<string | undefined> {
+    try {
+      return run.op.auth === 'bearer' && run.auth ? await run.auth.authorization() : undefined;
+    } catch (e) {
+      if (run.pacingKey) await this.release(run.pacingKey);
+      throw e;
+    }
+  }
+
+  private attemptHeaders(run: Run<unknown>, authorization: string | undefined): Record<string, string> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...this.config.headers,
+      ...run.options.headers,
+      [REQUEST_ID_HEADER]: run.requestId,
+    };
+    if (run.contentType) headers['content-type'] = run.contentType;
+    if (authorization) headers.authorization = authorization;
+    return headers;
+  }
+
+  /**
+   * One attempt on the wire, within what is left of the call's time: the response, or what a transport
+   * failure means (sent again when it did not leave or is safe to repeat, else an unknown outcome).
+   */
+  private async sendOnce(
+    run: Run<unknown>,
+    headers: Record<string, string>,
+  ): Promise<{ res: TransportResponse; started: number } | { decision: Decision }> {
+    const cfg = this.config;
+    const timeoutMs = Math.min(run.options.timeoutMs ?? cfg.timeoutMs, this.remaining(run));
+    if (timeoutMs <= 0) {
+      if (run.pacingKey) await this.release(run.pacingKey);
+      this.fail(
+        run,
+        run.lastError ??
+          new TransportError({
+            kind: 'timeout',
+            requestSent: false,
+            message: `${run.op.id} did not complete within its total time limit`,
+          }),
+      );
+    }
+    run.log?.({
+      type: 'request',
+      level: 'debug',
+      ...run.base,
+      attempt: run.attempt,
+      ...(cfg.debug
+        ? { headers: redactHeaders(headers), body: debugValue(this.debugBody(run.call), run.scrub) }
+        : {}),
+    });
+    const started = cfg.now();
+    try {
+      const res = await cfg.transport.send({
+        method: run.op.method,
+        url: run.url,
+        headers,
+        body: run.body,
+        signal: run.signal,
+        timeoutMs,
+      });
+      if (run.pacingKey) await this.release(run.pacingKey);
+      return { res, started };
+    } catch (e) {
+      if (run.pacingKey) await this.release(run.pacingKey);
+      const error = toTransportError(e, run.signal, run.scrub);
+      if (error instanceof RequestAbortedError) this.fail(run, error);
+      run.log?.({
+        type: 'transport_error',
+        level: 'warn',
+        ...run.base,
+        attempt: run.attempt,
+        durationMs: cfg.now() - started,
+        kind: error.kind,
+        message: error.message,
+      });
+      run.lastError = error;
+      return {
+        decision:
+          !error.requestSent || run.op.idempotent || run.call.retryUnknownOutcome
+            ? { kind: 'retry', reason: 'network', error }
+            : { kind: 'unknown', error },
+      };
+    }
+  }
+
+  private logResponse(
+    run: Run<unknown>,
+    res: TransportResponse,
+    started: number,
+    parsed: () => unknown,
+    error?: SellingApiError,
+  ): void {
+    if (!run.log) return;
+    const debug = this.config.debug
+      ? { headers: redactHeaders(res.headers), body: debugValue(parsed(), run.scrub) }
+      : {};
+    run.log({
+      type: 'response',
+      level: !error ? 'debug' : res.status >= 500 ? 'error' : 'warn',
+      ...run.base,
+      attempt: run.attempt,
+      status: res.status,
+      durationMs: this.config.now() - started,
+      ...(error ? { errorId: error.errorId, code: error.code } : {}),
+      ...debug,
+    });
+  }
+
+  /**
+   * The answers the same request is sent again after, without counting a retry: a 401 (one refresh,
+   * single-flight in the provider, and one replay), a 404 right after a create (the listing may not be
+   * readable yet: the spec's status table), a 429 (the gateway did not process it: wait as told, slow
+   * down). True when the loop goes on; throws when the call must stop.
+   */
+  private async tryAgainAfter(
+    run: Run<unknown>,
+    error: SellingApiError,
+    status: number,
+    authorization: string | undefined,
+    retryAfterMs: number | undefined,
+  ): Promise<boolean> {
+    const cfg = this.config;
+    const retryLog = (reason: string, level: 'info' | 'warn', delayMs: number) =>
+      run.log?.({
+        type: 'retry',
+        level,
+        ...run.base,
+        attempt: run.attempt,
+        reason,
+        delayMs,
+        status,
+        ...(reason === 'unauthorized' ? {} : { errorId: error.errorId }),
+      } as LogEventInput);
+    if (
+      error instanceof UnauthorizedError &&
+      !(error instanceof PartnerAccessDeniedError) &&
+      authorization &&
+      run.auth?.unauthorized &&
+      !run.replayedAfter401
+    ) {
+      run.replayedAfter401 = true;
+      if (await run.auth.unauthorized(authorization)) {
+        retryLog('unauthorized', 'info', 0);
+        return true;
+      }
+    }
+    const delays = run.call.notFoundRetryDelays;
+    if (error instanceof ProductNotFoundError && delays && run.notFoundRetries < delays.length) {
+      const delayMs = delays[run.notFoundRetries++]!;
+      if (delayMs >= this.remaining(run)) this.fail(run, error);
+      retryLog('not_found_after_create', 'info', delayMs);
+      await this.sleepOrFail(run, delayMs);
+      return true;
+    }
+    if (error instanceof RateLimitedError) {
+      const waitMs = retryAfterMs ?? backoffDelay(run.rateRetries, cfg.retry, cfg.random);
+      if (run.pacingKey)
+        await cfg.pacer!.penalize(
+          run.pacingKey,
+          error.group === 'app_wide' ? 'app' : 'group',
+          waitMs,
+          cfg.now(),
+        );
+      if (
+        run.rateRetries >= cfg.retry.maxRateLimitRetries ||
+        waitMs > cfg.retry.maxRetryAfterMs ||
+        waitMs >= this.remaining(run)
+      )
+        this.fail(run, error);
+      run.rateRetries++;
+      retryLog('rate_limited', 'warn', waitMs);
+      await this.sleepOrFail(run, waitMs);
+      return true;
+    }
+    return false;
+  }
+
+  /** A 5xx is retried; a 504 of a call that is not safe to repeat has an unknown outcome; else it fails. */
+  private decisionFor(run: Run<unknown>, status: number, error: SellingApiError): Decision {
+    if (status === 504)
+      return run.op.idempotent || run.call.retryUnknownOutcome
+        ? { kind: 'retry', reason: 'gateway_timeout', error }
+        : { kind: 'unknown', error };
+    if (status >= 500) return { kind: 'retry', reason: 'server_error', error };
+    return this.fail(run, error);
+  }
+
+  /**
+   * After a retryable failure or an unknown outcome: the call's value when a verification found it;
+   * undefined when the loop goes on (one more retry counted); throws when it must stop.
+   */
+  private async settleFailure<T>(run: Run<T>, decision: Decision): Promise<{ value: T } | undefined> {
+    const out = await this.afterFailure(run.call, decision, {
+      attempt: run.attempt,
+      retries: run.retries,
+      maxRetries: run.maxRetries,
+      base: run.base,
+      signal: run.signal,
+      remaining: () => this.remaining(run),
+    });
+    if (out.done) return { value: out.value };
+    if (out.fail) this.fail(run, out.fail);
+    run.retries++;
+    return undefined;
   }
 
   private release(key: PacingKey): void | Promise<void> {

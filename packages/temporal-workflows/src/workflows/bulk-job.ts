@@ -3,13 +3,22 @@
 // changes the state and answers the effects the workflow must apply (pauses, report parts, in order).
 // The workflow (bulk-listing.ts) is the loop of timers, activities and messages around them; tests build
 // a job's state and drive its transitions here (test/bulk-job.test.ts), never by hand.
-import type { Allowance, BatchResult, FeedItem, FeedSnapshot, ItemResult, SlotBatch } from '../types.ts';
+import type {
+  Allowance,
+  BatchResult,
+  BulkProgress,
+  FeedItem,
+  FeedSnapshot,
+  ItemResult,
+  JobState,
+  SlotBatch,
+} from '../types.ts';
 import type { AcceptedAttempts } from '../stores/job-store.ts';
 import { countAnswers, serverErrorPause, unreachablePause, type AnswerTallies } from './api-health.ts';
 import { backedOff, carriedError } from './carry-bytes.ts';
 import { ABORTED, IN_DOUBT } from './item-codes.ts';
 import type { PauseCause } from './job-metrics.ts';
-import type { Ring, SlotReport } from './pacing.ts';
+import type { AcquireResult, Ring, SlotReport } from './pacing.ts';
 
 /** The carry's schema: a carry of another schema (an older release's run continuing as new) is refused. */
 export const CARRY_VERSION = 4;
@@ -312,4 +321,61 @@ export function settled(
     (unsent !== undefined ? unreachablePause(s.unreachable, unsent) : undefined);
   if (unwell) effects.pauses.push({ reason: unwell, cause: 'api' });
   return effects;
+}
+
+/** Items the job holds and has not settled. */
+export const pendingOf = (s: BulkCarry): number =>
+  s.counts.total - s.counts.done - s.counts.failed - s.counts.cancelled;
+
+/** The job's progress as queries, updates and its result answer it; the ETA at the current rate. */
+export function progressOf(
+  s: BulkCarry,
+  at: { jobId: string; state: JobState; reason: string | undefined; windowMs: number },
+): BulkProgress {
+  const pending = pendingOf(s);
+  return {
+    jobId: at.jobId,
+    state: at.state,
+    reason: at.reason,
+    total: s.counts.total,
+    done: s.counts.done,
+    failed: s.counts.failed,
+    cancelled: s.counts.cancelled,
+    pending,
+    currentRate: s.rate,
+    windowMs: at.windowMs,
+    rateLimited: s.counts.rateLimited,
+    verified: s.counts.verified,
+    etaMs: Math.ceil(pending / Math.max(1, s.rate)) * at.windowMs,
+    runs: s.runs,
+  };
+}
+
+/** Items whose backoff has ended join the queue, in the order they became due. */
+export function releaseDue(s: BulkCarry, now: number): void {
+  while (s.later.length && s.later[0]!.notBefore! <= now) s.queue.push(s.later.shift()!);
+}
+
+/** Nothing left: the feed read to its end, nothing queued, backing off or in doubt. */
+export const drained = (s: BulkCarry): boolean =>
+  s.queue.length === 0 && s.later.length === 0 && s.unknown.length === 0 && s.feedDone;
+
+/**
+ * The window's batch: each granted slot takes its share of the queue (a part of a wide slot, budget pacing,
+ * carries its own size); a slot left without items is reported unused.
+ */
+export function fillWindow(s: BulkCarry, grant: Pick<AcquireResult, 'slots' | 'slotSize'>): SlotBatch[] {
+  const batch: SlotBatch[] = [];
+  for (const g of grant.slots) {
+    const items = s.queue.splice(0, Math.max(1, g.size ?? grant.slotSize));
+    if (items.length) batch.push({ slot: g.slot, notBefore: g.notBefore, items });
+    else s.report.push({ slot: g.slot, lastAt: null });
+  }
+  return batch;
+}
+
+/** A window that did not leave: its items back at the head of the queue, its slots reported unused. */
+export function handBack(s: BulkCarry, batch: SlotBatch[]): void {
+  s.report.push(...batch.map((b) => ({ slot: b.slot, lastAt: null })));
+  s.queue.unshift(...batch.flatMap((b) => b.items));
 }

@@ -59,7 +59,13 @@ import { guardSignal, INPUT_REFUSED, optionalObject, refuseInput } from './refus
 import { jobMessageChecks } from './job-messages.ts';
 import {
   CARRY_VERSION,
+  drained,
+  fillWindow,
+  handBack,
   newCarry,
+  pendingOf,
+  progressOf,
+  releaseDue,
   settled,
   verified,
   type BulkCarry,
@@ -214,23 +220,9 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
   const createdSince = s.startedAt;
   const rules: BulkRules = { maxTries, minWaitMs: minWait, verifyDelaysMs: verifyDelays };
 
-  const pending = () => s.counts.total - s.counts.done - s.counts.failed - s.counts.cancelled;
-  const progress = (state: JobState): BulkProgress => ({
-    jobId,
-    state,
-    reason: s.pauseReason ?? trouble(),
-    total: s.counts.total,
-    done: s.counts.done,
-    failed: s.counts.failed,
-    cancelled: s.counts.cancelled,
-    pending: pending(),
-    currentRate: s.rate,
-    windowMs: W,
-    rateLimited: s.counts.rateLimited,
-    verified: s.counts.verified,
-    etaMs: Math.ceil(pending() / Math.max(1, s.rate)) * W,
-    runs: s.runs,
-  });
+  const pending = () => pendingOf(s);
+  const progress = (state: JobState): BulkProgress =>
+    progressOf(s, { jobId, state, reason: s.pauseReason ?? trouble(), windowMs: W });
   // Set once the job has ended, so a query after completion (replayed to the end) answers it.
   let ended: JobState | undefined;
   const current = () =>
@@ -602,8 +594,8 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
         continue;
       }
       const now = Date.now();
-      while (s.later.length && s.later[0]!.notBefore! <= now) s.queue.push(s.later.shift()!);
-      if (s.queue.length === 0 && s.later.length === 0 && s.unknown.length === 0 && s.feedDone) break;
+      releaseDue(s, now);
+      if (drained(s)) break;
       const due = s.unknown.filter((u) => u.dueAt <= now);
       // Items in doubt or backing off hold the reading back: what a job carries stays about a window's
       // worth, and light enough in bytes to continue as new (carry-bytes.ts).
@@ -651,13 +643,7 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
         }
         continue;
       }
-      const batch: SlotBatch[] = [];
-      for (const g of grant.slots) {
-        // A part of a wide slot (budget pacing) carries its own size.
-        const items = s.queue.splice(0, Math.max(1, g.size ?? grant.slotSize));
-        if (items.length) batch.push({ slot: g.slot, notBefore: g.notBefore, items });
-        else s.report.push({ slot: g.slot, lastAt: null });
-      }
+      const batch = fillWindow(s, grant);
       // The pacing timer: one per window, until shortly before the window's first slot opens.
       const wait = Math.min(...batch.map((b) => b.notBefore)) - lead - Date.now();
       // Sub-second timers fire up to ~0.5 s late on the dev server (measured; ≥ 1 s ones are on time), so
@@ -668,8 +654,7 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
       }
       if (s.cancelled || s.paused) {
         // Cancelled or paused during the pacing wait: nothing of this window leaves; its slots go back.
-        s.report.push(...batch.map((b) => ({ slot: b.slot, lastAt: null })));
-        s.queue.unshift(...batch.flatMap((b) => b.items));
+        handBack(s, batch);
         if (s.cancelled) break;
         continue;
       }
@@ -698,8 +683,7 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
           // Refused before anything left (the worker's store is another): nothing is in doubt. The items go
           // back, the slots are handed back unused, and the job shows the reason while it waits.
           sending = undefined;
-          s.queue.unshift(...batch.flatMap((b) => b.items));
-          s.report.push(...batch.map((b) => ({ slot: b.slot, lastAt: null })));
+          handBack(s, batch);
           await waitOut(`sending a window failed: ${failureMessage(error)}`, INFRA_FIRST_WAIT_MS);
           continue;
         }
