@@ -91,10 +91,20 @@ export function packageProjects(name) {
   const hooks = Object.fromEntries(
     Object.entries(setup).map(([hook, file]) => [hook, join(ROOT, 'packages', file)]),
   );
-  return [
-    { ...base, displayName: `${name}:unit`, testMatch: files.filter((f) => !needing.has(f)) },
-    { ...base, ...hooks, displayName: name, testMatch: [...needing] },
-  ].filter((project) => project.testMatch.length > 0);
+  // Paths as escaped regexes (a checkout's path may hold glob characters). The unit project matches by glob,
+  // less the files with needs: a file created while `test:watch` runs is a unit test, as it will be.
+  const exactly = (file) => `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
+  const projects = [];
+  if (files.length > needing.size)
+    projects.push({
+      ...base,
+      displayName: `${name}:unit`,
+      testMatch: [`<rootDir>/test/**/*${ext}`],
+      testPathIgnorePatterns: ['/node_modules/', ...[...needing].map(exactly)],
+    });
+  if (needing.size > 0)
+    projects.push({ ...base, ...hooks, displayName: name, testRegex: [...needing].map(exactly) });
+  return projects;
 }
 
 export const PACKAGE_NAMES = Object.keys(PACKAGES);

@@ -19,6 +19,16 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe('the rate limits: one home', () => {
+  it("holds the spec's numbers (workflow code paces by them: a change is a workflow release)", () => {
+    expect(RATE_LIMITS).toEqual({
+      create_update: { limit: 200, windowMs: 10_000 },
+      insights: { limit: 600, windowMs: 300_000 },
+      general: { limit: 6_000, windowMs: 60_000 },
+    });
+    expect(APP_WIDE_LIMIT).toEqual({ limit: 30_000, windowMs: 60_000 });
+    expect(DEFAULT_ALLOWANCES.general.limit).toBe(5_700);
+  });
+
   it('bulk jobs pace by the core table, less the sales reserve of the general group', () => {
     expect(DEFAULT_ALLOWANCES.create_update).toEqual(RATE_LIMITS.create_update);
     expect(DEFAULT_ALLOWANCES.general).toEqual({

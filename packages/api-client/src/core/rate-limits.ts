@@ -1,7 +1,9 @@
 // The spec's rate-limit table, in one place: the simulator enforces it, the client paces by it, and the
 // durable jobs' pacing (temporal-workflows' pacing.ts, app-budget.ts) derives its allowances from it.
 // No imports: workflow code reads it through the `@selling-kit/api-client/rate-limits` subpath, which
-// must stay free of zod and I/O (the worker bundles it into the workflow sandbox).
+// must stay free of zod and I/O (the worker bundles it into the workflow sandbox). A change here changes
+// the decisions of running bulk jobs: it is a workflow release (temporal-workflows README, "Changing
+// workflow code").
 export type RateGroup = 'create_update' | 'insights' | 'general';
 
 export interface Allowance {

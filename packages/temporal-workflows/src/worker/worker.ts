@@ -206,6 +206,13 @@ export async function createWorker(options: WorkerOptions): Promise<{
         taskQueue,
         maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions,
         maxCachedWorkflows: options.maxCachedWorkflows,
+        // No eager activities on the jobs' queue: with them, the activities a job schedules run on the worker
+        // that ran its workflow task (sticky: the same one, task after task), so a job whose data is on
+        // another worker's disk (a local job store on several hosts) never reached it, not even to wrap up a
+        // cancel (chaos two-host, CI 2026-11-26: 13 attempts in 10 min, all on one worker). Through the
+        // queue, every worker of the task queue takes its share. A bulk window is seconds long: the round
+        // trip this adds is nothing to it. The sale lane keeps them (its latency is its point).
+        maxEagerActivityReservationsPerWorkflowTask: 0,
       }),
     );
   // The sale lane's queue, served by a second worker on the same connection, bundle and activities: a

@@ -81,6 +81,18 @@ async function nativeScript(script: string, pg: Postgres, args: string[] = []) {
 
 const unit = (name: string) => join(root, 'units', name);
 
+const handedOut = new Set<number>();
+/**
+ * A free port below the kernel's ephemeral range (32768+), never one this test has handed out already: the
+ * settings name a dozen ports before anything listens on them.
+ */
+async function distinctLowPort(): Promise<number> {
+  for (;;) {
+    const port = await freeLowPort();
+    if (!handedOut.has(port)) return (handedOut.add(port), port);
+  }
+}
+
 /** The last lines of each process's output: what a timeout message can carry and still be read. */
 const logTails = (lines = 12) =>
   Object.entries(logs)
@@ -204,7 +216,7 @@ beforeAll(async () => {
   const { server, sqlTool, moduleSrc } = temporalTools();
   // Below the kernel's ephemeral range (32768+): the restore drill starts the server again on these
   // ports a minute later, and a port from that range may meanwhile be any outgoing connection's.
-  const port = async () => String(await freeLowPort());
+  const port = async () => String(await distinctLowPort());
   const [uiPort, codecPort] = [await port(), await port()];
   writeSettings({
     SELLING_KIT_REPO: REPO_ROOT,
@@ -323,7 +335,7 @@ describe('deploy/native: the documented native deployment', () => {
       join(data, 'credentials.json'),
     );
     const { feed, skus } = writeTopologyFeed(join(data, 'feeds'), `NAT-${randomUUID().slice(0, 6)}`, ITEMS);
-    const [p1, p2] = [await freeLowPort(), await freeLowPort()];
+    const [p1, p2] = [await distinctLowPort(), await distinctLowPort()];
     const workers = await Promise.all([startWorker(p1), startWorker(p2)]);
 
     const jobId = `native-${randomUUID().slice(0, 8)}`;
@@ -395,6 +407,7 @@ describe('deploy/native: the documented native deployment', () => {
         return true;
       },
       60_000,
+      ui,
     );
     expect(uiSettings).toMatchObject({
       Codec: { Endpoint: st.TEMPORAL_CODEC_ENDPOINT },
@@ -404,7 +417,12 @@ describe('deploy/native: the documented native deployment', () => {
       `${uiUrl}/api/v1/namespaces/${st.TEMPORAL_NAMESPACE}/workflows?query=${encodeURIComponent(`WorkflowId="bulk:${jobId}"`)}`,
     );
     expect(await listed.text()).toContain(`bulk:${jobId}`);
-    await until('the codec endpoint', async () => (logs.codec ?? '').includes('codec endpoint'), 60_000);
+    await until(
+      'the codec endpoint',
+      async () => (logs.codec ?? '').includes('codec endpoint'),
+      60_000,
+      codecServer,
+    );
     const show = async (auth?: string) =>
       run(tool('TEMPORAL_CLI_PATH'), [
         ...['workflow', 'show', '--workflow-id', `bulk:${jobId}`, '-o', 'json'],
