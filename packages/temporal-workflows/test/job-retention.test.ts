@@ -182,7 +182,14 @@ it('listing schedules survives a schedule whose memo this client cannot decode (
     memo: { kind: 'theirs' },
   });
   try {
-    const listed = await listSchedules(client);
+    // Schedules are listed through visibility, which lags a create: asked again until it shows (an error
+    // decoding the foreign memo would throw here, not be waited out).
+    let listed = await listSchedules(client);
+    for (const deadline = Date.now() + 20_000; !listed.some((s) => s.scheduleId === scheduleId);) {
+      if (Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 300));
+      listed = await listSchedules(client);
+    }
     expect(listed.find((s) => s.scheduleId === scheduleId)).toMatchObject({
       scheduleId,
       workflowType: WORKFLOW_TYPES.reconcileOrders,
