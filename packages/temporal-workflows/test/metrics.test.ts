@@ -94,9 +94,12 @@ describe('worker metrics on a Prometheus endpoint', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ type: 'rate_limit_storm', count: 3, operationId: 'products.create' }),
     });
-    // 60 creates at 10 per second, plus two rows the feed check refuses.
+    // 60 creates at 20 per 2 s, plus two rows the feed check refuses. A window's 20 leave at once and the
+    // next window opens 2 s after their answers, so the job sleeps on a pacing timer (≥ the workflow's 1 s
+    // minimum) between windows for sure; at 10 per 1 s every wait may be shorter than that and be left to
+    // the activity (CI once saw no pacing timer at all).
     const bad = ['BAD-1,,x,GBP,1,3.50,,menswear,tshirts,used_good,Nike,GB', 'BAD-2,,y,GBP,1,,,,,,,GB'];
-    const input = job(env, shop, csvFeed(env, 'MET', 60, bad), { allowance: { limit: 10, windowMs: 1000 } });
+    const input = job(env, shop, csvFeed(env, 'MET', 60, bad), { allowance: { limit: 20, windowMs: 2000 } });
     const handle = await startBulkJob(env.client, input, queue);
 
     // During the job: requests counted and growing between two scrapes.
@@ -129,8 +132,9 @@ describe('worker metrics on a Prometheus endpoint', () => {
     const pauses = JOB_PAUSES_METRIC.name;
     expect(total(after, pauses, { operation: 'create', cause: 'request' })).toBe(1);
     expect(total(after, pauses) - total(after, pauses, { cause: 'request' })).toBe(0);
-    // Pacing waits recorded as a histogram.
+    // Pacing waits recorded as a histogram: at least one timer of ≥ 1 s between windows.
     expect(total(after, `${PACING_WAIT_METRIC.name}_count`)).toBeGreaterThan(0);
+    expect(total(after, `${PACING_WAIT_METRIC.name}_sum`)).toBeGreaterThanOrEqual(1000);
     // The SDK runtime's own metrics share the endpoint.
     expect(after).toMatch(/^temporal_/m);
     // No secret or path in the labels.
