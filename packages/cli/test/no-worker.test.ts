@@ -2,12 +2,10 @@
 // a running one's is a one-line "no worker" (exit 8) within seconds — never a 30 s wait and a stack trace.
 // @needs temporal
 import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { bulkWorkflowId } from '@selling-kit/temporal-workflows/contract';
-import { cliEnv, EXAMPLE_FEED, runCli, startCliWorker, type CliEnv, type CliResult } from './helpers.ts';
+import { cliEnv, runCli, startCliWorker, writeCreatesFeed, type CliEnv, type CliResult } from './helpers.ts';
 
 const run = promisify(execFile);
 let sim: RunningSimulator;
@@ -32,15 +30,7 @@ afterAll(async () => {
 
 /** A feed of `n` valid creates with SKUs `<prefix>-<i>`. */
 function feed(c: CliEnv, prefix: string, n: number): string {
-  const path = join(c.home, `${prefix}.csv`);
-  const header = readFileSync(EXAMPLE_FEED, 'utf8').split('\n')[0];
-  const rows = Array.from(
-    { length: n },
-    (_, i) =>
-      `${prefix}-${i},"Vintage tee ${i} #nike",20.00,GBP,1,3.50,https://img.example/${i}.png,menswear,tshirts,used_good,Nike,GB,black,,,`,
-  );
-  writeFileSync(path, [header, ...rows].join('\n') + '\n');
-  return path;
+  return writeCreatesFeed(c.home, prefix, n);
 }
 
 const terminate = (c: CliEnv, jobId: string, reason: string) =>

@@ -4,17 +4,17 @@
 // report folder. A many-shop job's report names each line's shop and exports a file per shop.
 // @needs temporal
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { bulkWorkflowId } from '@selling-kit/temporal-workflows/contract';
 import {
   cliEnv,
   cliStackPerFile,
-  EXAMPLE_FEED,
   expectFailure,
   readLines,
   runCli,
+  writeCreatesFeed,
   type CliEnv,
 } from './helpers.ts';
 
@@ -34,15 +34,7 @@ beforeAll(() => {
 
 /** A feed of `n` valid creates `<prefix>-<i>` and one invalid row (reported, never sent). */
 function feed(prefix: string, n: number): string {
-  const path = join(stack.ctx.home, `${prefix}.csv`);
-  const header = readFileSync(EXAMPLE_FEED, 'utf8').split('\n')[0];
-  const rows = Array.from(
-    { length: n },
-    (_, i) =>
-      `${prefix}-${i},"Vintage tee ${i} #nike",20.00,GBP,1,3.50,https://img.example/${i}.png,menswear,tshirts,used_good,Nike,GB,black,,,`,
-  );
-  writeFileSync(path, [header, ...rows, `${prefix}-bad,,oops`].join('\n') + '\n');
-  return path;
+  return writeCreatesFeed(stack.ctx.home, prefix, n, [`${prefix}-bad,,oops`]);
 }
 
 /** Starts a job detached and waits for its end with `jobs watch` (on the worker's host). */

@@ -8,42 +8,29 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IExecuteFunctions, ILoadOptionsFunctions, INodeExecutionData } from 'n8n-workflow';
-import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
-import { addShop } from '@selling-kit/simulator/testing';
 import { MarketplaceBulkJob } from '../nodes/MarketplaceBulkJob/MarketplaceBulkJob.node.ts';
 import { decodeValue, type JsonPayload } from '../nodes/MarketplaceBulkJob/transport/codec.ts';
 import { parseClientCredential } from '@selling-kit/temporal-workflows';
 import {
   FEED_HEADER as header,
   feedRow as row,
-  startTemporalStack,
-  type TemporalStack,
+  feedRowItem,
+  skusOf,
+  temporalHttp,
+  useTwoShopStack,
+  type TemporalHttpRequest,
 } from './helpers/temporal.mts';
 
-let stack: TemporalStack;
-let sim: RunningSimulator;
+/** The stack, and a second shop of its worker (another seller of the simulator) for many-shop jobs. */
+const two = useTwoShopStack();
 let httpUrl: string;
 let taskQueue: string;
 let clientKey: string;
 let dir: string;
-/** A second shop of the worker (another seller of the simulator), for many-shop jobs. */
-let second: number;
 
-beforeAll(async () => {
-  sim = await startSimulator({ demo: true, config: { fetchPictures: false } });
-  const shop = addShop(sim, { username: 'second-shop', partnerId: 'partner-second' });
-  second = shop.sellerId;
-  stack = await startTemporalStack({
-    demo: { baseUrl: sim.url, apiKey: 'pak_demo_selling_kit' },
-    second: shop.credential,
-  });
-  ({ httpUrl, taskQueue, clientKey, dir } = stack);
-}, 180_000);
-
-afterAll(async () => {
-  await stack?.stop();
-  await sim?.close();
-}, 60_000);
+beforeAll(() => {
+  ({ httpUrl, taskQueue, clientKey, dir } = two.stack);
+});
 
 interface MockOptions {
   version?: number;
@@ -90,32 +77,14 @@ function mock(
       async getBinaryDataBuffer(_i: number, name: string) {
         return binary[name]!.data;
       },
-      async httpRequestWithAuthentication(
-        _type: string,
-        req: { method: string; url: string; body?: unknown; qs?: Record<string, unknown> },
-      ) {
+      async httpRequestWithAuthentication(_type: string, req: TemporalHttpRequest) {
         calls.push(req);
-        const url = new URL(req.url);
-        for (const [k, v] of Object.entries(req.qs ?? {})) url.searchParams.set(k, String(v));
-        const res = await fetch(url, {
-          method: req.method,
-          headers: { 'content-type': 'application/json' },
-          body: req.body === undefined ? undefined : JSON.stringify(req.body),
-        });
-        const text = await res.text();
-        return { statusCode: res.status, body: text ? JSON.parse(text) : {} };
+        return temporalHttp(req);
       },
     },
   };
   return { fns: fns as unknown as IExecuteFunctions & ILoadOptionsFunctions, calls };
 }
-
-/** Feed rows as an n8n user's items: the CSV feed's columns, every cell a string. */
-const rowItem = (sku: string): INodeExecutionData => {
-  const names = header.split(',');
-  const cells = row(sku).split(',');
-  return { json: Object.fromEntries(names.map((n, i) => [n, cells[i]!])) };
-};
 
 /** The job input the node sent (opened with its client key), from its start request. */
 const sentInput = (call: { body?: unknown }) =>
@@ -123,9 +92,6 @@ const sentInput = (call: { body?: unknown }) =>
     (call.body as { input: { payloads: JsonPayload[] } }).input.payloads[0]!,
     parseClientCredential(clientKey, 'test'),
   ) as Record<string, unknown>;
-
-const skusOf = (sellerId: number, prefix: string) =>
-  [...sim.world.sellers.get(sellerId)!.skus.keys()].filter((s) => s.startsWith(prefix)).sort();
 
 async function run(fns: IExecuteFunctions) {
   const [out] = (await new MarketplaceBulkJob().execute.call(fns)) as [
@@ -153,7 +119,7 @@ describe('Marketplace Bulk Job node', () => {
     const { fns, calls } = mock(startFromCsv(feed, 'bj-1', { wait: true, maxWaitMinutes: 5 }));
     const [[item]] = (await node.execute.call(fns)) as [[{ json: Record<string, unknown> }]];
     expect(item!.json).toMatchObject({ jobId: 'bj-1', state: 'finished', total: 4, done: 3, failed: 1 });
-    const seller = sim.world.sellers.get(1001)!;
+    const seller = two.sim.world.sellers.get(1001)!;
     expect(['BJ-1', 'BJ-2', 'BJ-3'].every((s) => seller.skus.has(s))).toBe(true);
     expect(calls[0]).toMatchObject({
       method: 'POST',
@@ -214,7 +180,7 @@ describe('Marketplace Bulk Job node, version 2', () => {
   });
 
   it('lists the input items (one listing each) in one job; the items reach the API, sealed in history', async () => {
-    const items = ['V2-1', 'V2-2', 'V2-3', 'V2-4', 'V2-5'].map(rowItem);
+    const items = ['V2-1', 'V2-2', 'V2-3', 'V2-4', 'V2-5'].map(feedRowItem);
     const { fns, calls } = mock(start({ jobId: 'v2-items' }), {}, { version: 2, items });
     const out = await run(fns);
     expect(out).toHaveLength(1);
@@ -227,7 +193,7 @@ describe('Marketplace Bulk Job node, version 2', () => {
       items: 5,
     });
     expect(out[0]!.pairedItem).toEqual(items.map((_, item) => ({ item })));
-    expect(skusOf(1001, 'V2-')).toEqual(['V2-1', 'V2-2', 'V2-3', 'V2-4', 'V2-5']);
+    expect(skusOf(two.sim, 1001, 'V2-')).toEqual(['V2-1', 'V2-2', 'V2-3', 'V2-4', 'V2-5']);
     // The job carried its rows (the worker read nothing from n8n's disk): NDJSON read as sheet cells.
     expect(sentInput(calls[0]!)).not.toHaveProperty('reportDir');
     expect(sentInput(calls[0]!)).toMatchObject({
@@ -248,7 +214,7 @@ describe('Marketplace Bulk Job node, version 2', () => {
   });
 
   it('lists the items in several shops, each shop its own listings', async () => {
-    const items = ['V2M-1', 'V2M-2'].map(rowItem);
+    const items = ['V2M-1', 'V2M-2'].map(feedRowItem);
     const { fns, calls } = mock(
       start({ jobId: 'v2-many', shops: ['demo', 'second'] }),
       {},
@@ -256,8 +222,8 @@ describe('Marketplace Bulk Job node, version 2', () => {
     );
     const [item] = await run(fns);
     expect(item!.json).toMatchObject({ jobId: 'v2-many', state: 'finished', done: 4, failed: 0 });
-    expect(skusOf(1001, 'V2M-')).toEqual(['V2M-1', 'V2M-2']);
-    expect(skusOf(second, 'V2M-')).toEqual(['V2M-1', 'V2M-2']);
+    expect(skusOf(two.sim, 1001, 'V2M-')).toEqual(['V2M-1', 'V2M-2']);
+    expect(skusOf(two.sim, two.second, 'V2M-')).toEqual(['V2M-1', 'V2M-2']);
     expect(sentInput(calls[0]!)).toMatchObject({
       shops: [{ shopId: 'demo' }, { shopId: 'second' }],
       maxConcurrentShops: 100,
@@ -273,7 +239,7 @@ describe('Marketplace Bulk Job node, version 2', () => {
     );
     const [item] = await run(fns);
     expect(item!.json).toMatchObject({ jobId: 'v2-binary', state: 'finished', total: 3, done: 2, failed: 1 });
-    expect(skusOf(1001, 'V2B-')).toEqual(['V2B-1', 'V2B-2']);
+    expect(skusOf(two.sim, 1001, 'V2B-')).toEqual(['V2B-1', 'V2B-2']);
     const missing = mock(
       start({ feedSource: 'binary', binaryPropertyName: 'file', format: 'csv' }),
       {},
@@ -349,7 +315,7 @@ describe('Marketplace Bulk Job node, version 2', () => {
   it('does not wait by default: the job id comes back at once', async () => {
     const params = start({ jobId: 'v2-nowait' });
     delete (params as Record<string, unknown>).wait;
-    const { fns } = mock(params, {}, { version: 2, items: [rowItem('V2N-1')] });
+    const { fns } = mock(params, {}, { version: 2, items: [feedRowItem('V2N-1')] });
     const [item] = await run(fns);
     expect(item!.json).toEqual({
       jobId: 'v2-nowait',
@@ -389,7 +355,7 @@ describe('Marketplace Bulk Job node, version 2', () => {
       }),
     ]);
     expect(out.every((i) => (i.pairedItem as { item: number }).item === 0)).toBe(true);
-    const seller = sim.world.sellers.get(1001)!;
+    const seller = two.sim.world.sellers.get(1001)!;
     expect(out[0]!.json.productId).toBe(seller.skus.get('V2B-1'));
     // A report workflow run, its input sealed like the job's (the job id inside, not in plaintext).
     const start = calls.find(
@@ -432,7 +398,7 @@ describe('Marketplace Bulk Job node, version 2', () => {
   });
 
   it('Start Job, waiting with Output "One Item per Listing": the report, each listing paired with its input item', async () => {
-    const items = ['V2L-1', 'V2L-2', 'V2L-3'].map(rowItem);
+    const items = ['V2L-1', 'V2L-2', 'V2L-3'].map(feedRowItem);
     items.splice(1, 0, { json: { sku: 'V2L-bad' } }); // invalid: reported, never sent
     const { fns } = mock(start({ jobId: 'v2-listings', waitOutput: 'listings' }), {}, { version: 2, items });
     const out = await run(fns);

@@ -17,6 +17,20 @@ const node = new Marketplace();
 const V3 = [{ _cnd: { gte: 3 } }];
 const KEY = 'pak_demo_selling_kit';
 
+/**
+ * A demo simulator for the enclosing describe block (started before its tests, closed after) and the
+ * version-3 node options pointed at it: the set-up of every block here that reaches the simulator.
+ */
+function useDemoSimulator(): { sim: RunningSimulator; opts: MockOptions } {
+  const demo = {} as { sim: RunningSimulator; opts: MockOptions };
+  beforeAll(async () => {
+    demo.sim = await startSimulator({ demo: true, config: { fetchPictures: false } });
+    demo.opts = { baseUrl: demo.sim.url, apiKey: KEY, typeVersion: 3 };
+  });
+  afterAll(() => demo.sim.close());
+  return demo;
+}
+
 /** The fields the editor shows for a product operation on a version-3 node, in order. */
 const formOf = (operation: string): INodeProperties[] =>
   node.description.properties.filter((p) => {
@@ -113,20 +127,14 @@ describe("the core's catalogue: recognition and close matches", () => {
 });
 
 describe('version 3 against the simulator', () => {
-  let sim: RunningSimulator;
-  let opts: MockOptions;
-  beforeAll(async () => {
-    sim = await startSimulator({ demo: true, config: { fetchPictures: false } });
-    opts = { baseUrl: sim.url, apiKey: KEY, typeVersion: 3 };
-  });
-  afterAll(() => sim.close());
+  const demo = useDemoSimulator();
 
   const stored = (sku: string) => {
-    const seller = sim.world.sellers.get(1001)!;
+    const seller = demo.sim.world.sellers.get(1001)!;
     return seller.products.get(seller.skus.get(sku)!)!;
   };
   const run = (items: Record<string, unknown>[], extra: Partial<MockOptions> = {}) => {
-    const m = mockExecute(items, { ...opts, ...extra });
+    const m = mockExecute(items, { ...demo.opts, ...extra });
     return { m, out: node.execute.call(m.fns) };
   };
   const create = (sku: string, fields: Record<string, unknown> = {}) =>
@@ -205,7 +213,7 @@ describe('version 3 against the simulator', () => {
     await expect(failures[0]!.out).rejects.toThrow('Brand "Gooci" is not recognised — did you mean Gucci?');
     await expect(failures[1]!.out).rejects.toThrow('Brand "Nikey" is not recognised — did you mean Nike?');
     for (const { m } of failures) expect(m.requests).toEqual([]);
-    expect(sim.world.sellers.get(1001)!.skus.has('V3-TYPO-1')).toBe(false);
+    expect(demo.sim.world.sellers.get(1001)!.skus.has('V3-TYPO-1')).toBe(false);
   });
 
   it('with Fail If Brand Not Recognised off, the brand goes as typed (listed unbranded, with the notice)', async () => {
@@ -237,7 +245,7 @@ describe('version 3 against the simulator', () => {
             product: { __rl: true, mode: 'sku', value: 'V3-TYPO-2' },
           },
         ],
-        opts,
+        demo.opts,
       ).fns,
     );
     const sold = run([update('V3-TYPO-2', { description: 'Relisted?' })]);
@@ -311,16 +319,10 @@ describe('version 3 against the simulator', () => {
 });
 
 describe('the catalogue look-ups (loadOptions)', () => {
-  let sim: RunningSimulator;
-  let opts: MockOptions;
-  beforeAll(async () => {
-    sim = await startSimulator({ demo: true, config: { fetchPictures: false } });
-    opts = { baseUrl: sim.url, apiKey: KEY, typeVersion: 3 };
-  });
-  afterAll(() => sim.close());
+  const demo = useDemoSimulator();
   const values = (options: INodePropertyOptions[]) => options.map((o) => o.value);
   const typesFor = (parameters: Record<string, unknown>) =>
-    node.methods.loadOptions.getProductTypes.call(mockLoadOptions(parameters, opts).fns);
+    node.methods.loadOptions.getProductTypes.call(mockLoadOptions(parameters, demo.opts).fns);
 
   it('Product Type follows the Department (Create’s, Update Fields’, or the picked product’s)', async () => {
     const womens = values(await typesFor({ operation: 'create', department: 'womenswear' }));
@@ -341,7 +343,7 @@ describe('the catalogue look-ups (loadOptions)', () => {
   });
 
   it('Brand lists Unbranded first, then the recognised brands', async () => {
-    const brands = await node.methods.loadOptions.getBrands.call(mockLoadOptions({}, opts).fns);
+    const brands = await node.methods.loadOptions.getBrands.call(mockLoadOptions({}, demo.opts).fns);
     expect(brands[0]!.value).toBe('unbranded');
     expect(values(brands).slice(1).sort()).toEqual([...KNOWN_BRANDS].sort());
   });

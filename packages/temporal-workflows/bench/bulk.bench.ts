@@ -17,7 +17,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { Client } from '@temporalio/client';
@@ -26,13 +25,17 @@ import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { addShop } from '@selling-kit/simulator/testing';
 import { createListing } from '../../simulator/src/domain/products.ts';
-import { createWorker } from '../src/worker/worker.ts';
-import { feedPolicy } from '../src/activities/feed-policy.ts';
-import { createLocalJobStore } from '../src/stores/job-store-local.ts';
 import { markAsSold, startBulkJob } from '../src/client/client.ts';
 import { saleWorkflowId } from '../src/workflows/sale.ts';
 import { manyShopFeeds, writeFeedFile } from './feeds.ts';
-import { activityWorkflowPhases, loadAverage, spawnWorker, startTemporal } from './harness.ts';
+import {
+  activityWorkflowPhases,
+  loadAverage,
+  runWhenMain,
+  spawnWorker,
+  startInlineWorker,
+  startTemporal,
+} from './harness.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -150,9 +153,10 @@ export async function run(
   // Every shop first: a worker process reads its credentials file once, at start.
   const one = shop(fast, 'bench-one');
   const sellers = Array.from({ length: shops }, (_, i) => shop(slow, `bench-many-${i}`));
-  // Jobs' snapshots and reports in the bench's own folder.
+  // Jobs' snapshots and reports in the bench's own folder. `--inline-worker`: the worker in the bench's
+  // process, sharing its event loop with the simulators.
   const stopWorker = process.argv.includes('--inline-worker')
-    ? await inlineWorker(address, taskQueue, keys, dir)
+    ? await startInlineWorker(address, taskQueue, (ref) => keys.get(ref), dir)
     : await processWorker(address, taskQueue, keys, dir);
   const results: Record<string, unknown>[] = [];
   try {
@@ -386,25 +390,4 @@ async function processWorker(address: string, taskQueue: string, keys: Keys, dir
   };
 }
 
-/** The worker inside the bench's process (`--inline-worker`): shares its event loop with the simulators. */
-async function inlineWorker(address: string, taskQueue: string, keys: Keys, dir: string) {
-  const jobStore = createLocalJobStore(join(dir, 'jobs'));
-  const { worker, close } = await createWorker({
-    address,
-    taskQueue,
-    credentials: (ref) => keys.get(ref),
-    jobStore,
-    feedPolicy: feedPolicy({ roots: [dir] }), // the bench's feed files
-  });
-  const running = worker.run();
-  return async () => {
-    worker.shutdown();
-    await running;
-    await close();
-    await jobStore.close();
-  };
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  await run();
-}
+await runWhenMain(import.meta.url, run);

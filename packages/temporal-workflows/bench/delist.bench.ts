@@ -7,19 +7,15 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { startSimulator } from '@selling-kit/simulator';
 import { addShop, validListing } from '@selling-kit/simulator/testing';
 import { createListing } from '../../simulator/src/domain/products.ts';
-import { createWorker } from '../src/worker/worker.ts';
-import { feedPolicy } from '../src/activities/feed-policy.ts';
-import { createLocalJobStore } from '../src/stores/job-store-local.ts';
 import { startBulkJob, getProgress } from '../src/client/client.ts';
 import { startWebhookReceiver } from '../src/webhooks/webhook-receiver.ts';
 import { manyShopFeeds } from './feeds.ts';
-import { percentile, startTemporal } from './harness.ts';
+import { percentile, runWhenMain, startInlineWorker, startTemporal } from './harness.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -46,15 +42,7 @@ export async function run(
   };
   const taskQueue = `bench-delist-${randomUUID()}`;
   // Jobs' snapshots and reports in the bench's own folder.
-  const jobStore = createLocalJobStore(join(dir, 'jobs'));
-  const { worker, close } = await createWorker({
-    address,
-    taskQueue,
-    credentials: (ref) => keys.get(ref),
-    jobStore,
-    feedPolicy: feedPolicy({ roots: [dir] }), // the bench's feed files
-  });
-  const running = worker.run();
+  const stopWorker = await startInlineWorker(address, taskQueue, (ref) => keys.get(ref), dir);
   const connected = ['sale-0', 'sale-1', 'sale-2'].map((name) => {
     const s = shop(name, 'partner-sales');
     return { shopId: name, credentialRef: name, sellerId: s.id };
@@ -139,16 +127,10 @@ export async function run(
     return { p50, p99, stillRunning };
   } finally {
     await receiver.close();
-    worker.shutdown();
-    await running;
-    await close();
-    await jobStore.close();
+    await stopWorker();
     await sim.close();
     await temporal.stop();
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const r = await run();
-  process.exit(r.p99 < 2000 ? 0 : 1);
-}
+await runWhenMain(import.meta.url, run, (r) => r.p99 < 2000);

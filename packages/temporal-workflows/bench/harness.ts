@@ -1,13 +1,18 @@
-// What the scale benchmarks share (not a benchmark itself: `pnpm bench` runs `*.bench.ts` only): their
+// What the benchmarks share (not a benchmark itself: `pnpm bench` runs `*.bench.ts` only): their
 // size parameters, a Temporal dev server of their own, a worker in a process of its own (so its memory
-// is its own), a once-a-second RSS sampler, the history of every run of a workflow, and the feed rows.
+// is its own) or in the bench's own process, a once-a-second RSS sampler, the history of every run of a
+// workflow, the feed rows, and the run-alone entry point.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
 import type { RunningSimulator } from '@selling-kit/simulator';
 import { FEED_HEADER, feedRow, startDevServer } from '../src/testing.ts';
+import { feedPolicy } from '../src/activities/feed-policy.ts';
+import { createLocalJobStore } from '../src/stores/job-store-local.ts';
+import { createWorker, type WorkerOptions } from '../src/worker/worker.ts';
 
 export { freePort } from '@selling-kit/simulator/testing';
 
@@ -23,6 +28,20 @@ export function param(name: string, env: string, fallback: number): number {
   if (!Number.isFinite(n) || n < 0)
     throw new Error(`--${name} / ${env} must be a non-negative number (got ${JSON.stringify(raw)})`);
   return n;
+}
+
+/**
+ * Runs the bench when its module (`moduleUrl`: its `import.meta.url`) is the one `node` started, not one
+ * imported; with `passed`, exits 0 or 1 by it (the bench's verdict). The one entry point of every bench.
+ */
+export async function runWhenMain<R>(
+  moduleUrl: string,
+  run: () => Promise<R>,
+  passed?: (result: R) => boolean,
+) {
+  if (moduleUrl !== pathToFileURL(process.argv[1] ?? '').href) return;
+  const result = await run();
+  if (passed) process.exit(passed(result) ? 0 : 1);
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -131,6 +150,33 @@ export async function spawnWorker(env: Record<string, string>): Promise<{
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
+  };
+}
+
+/**
+ * A worker inside the bench's process (it shares the event loop with the simulators): its job store a
+ * folder `jobs` of `dir`, its feeds the bench's files in `dir`. Resolves to the function that stops it.
+ */
+export async function startInlineWorker(
+  address: string,
+  taskQueue: string,
+  credentials: WorkerOptions['credentials'],
+  dir: string,
+): Promise<() => Promise<void>> {
+  const jobStore = createLocalJobStore(join(dir, 'jobs'));
+  const { worker, close } = await createWorker({
+    address,
+    taskQueue,
+    credentials,
+    jobStore,
+    feedPolicy: feedPolicy({ roots: [dir] }), // the bench's feed files
+  });
+  const running = worker.run();
+  return async () => {
+    worker.shutdown();
+    await running;
+    await close();
+    await jobStore.close();
   };
 }
 

@@ -8,18 +8,15 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { startSimulator } from '@selling-kit/simulator';
 import { addShop, validListing } from '@selling-kit/simulator/testing';
 import { createListing } from '../../simulator/src/domain/products.ts';
-import { createWorker } from '../src/worker/worker.ts';
-import { feedPolicy } from '../src/activities/feed-policy.ts';
-import { createLocalJobStore } from '../src/stores/job-store-local.ts';
 import { cancelJob, markAsSold, startBulkJob } from '../src/client/client.ts';
 import { DEFAULT_ALLOWANCES } from '../src/workflows/pacing.ts';
-import { param, percentile, sleep, startTemporal } from './harness.ts';
+import { param, percentile, runWhenMain, sleep, startInlineWorker, startTemporal } from './harness.ts';
+import { simAdmin } from '../test/helpers.ts';
 import { writeFeedFile } from './feeds.ts';
 
 export async function run(
@@ -30,23 +27,16 @@ export async function run(
   const dir = mkdtempSync(join(tmpdir(), 'sk-reserve-'));
   const temporal = await startTemporal(dir);
   const sim = await startSimulator({ port: 0, config: { timeScale: 1, fetchPictures: false } });
-  const admin = (method: string, path: string, body?: unknown) =>
-    fetch(sim.adminUrl + path, {
-      method,
-      headers: body ? { 'content-type': 'application/json' } : {},
-      body: body ? JSON.stringify(body) : undefined,
-    }).then((r) => r.json());
+  const admin = (method: string, path: string, body?: unknown) => simAdmin(sim, method, path, body);
   const { seller, credential } = addShop(sim, { username: 'bench-reserve' });
   const shop = { shopId: `reserve-${seller.id}`, credentialRef: 'bench-reserve' };
   const taskQueue = `bench-reserve-${randomUUID()}`;
-  const { worker, close } = await createWorker({
-    address: temporal.address,
+  const stopWorker = await startInlineWorker(
+    temporal.address,
     taskQueue,
-    credentials: (ref) => (ref === shop.credentialRef ? credential : undefined),
-    jobStore: createLocalJobStore(join(dir, 'jobs')),
-    feedPolicy: feedPolicy({ roots: [dir] }), // the bench's feed files
-  });
-  const running = worker.run();
+    (ref) => (ref === shop.credentialRef ? credential : undefined),
+    dir,
+  );
   try {
     const { client } = temporal;
     // The creates' run time at 200 per 10 s, and listings for the PATCH job to keep the general group at its
@@ -143,14 +133,10 @@ export async function run(
     console.log(`BENCH_RESULT ${JSON.stringify(result)}`);
     return { p50, p99, lookups, limited: general.limited, sales: latencies.length };
   } finally {
-    worker.shutdown();
-    await running;
-    await close();
+    await stopWorker();
     await sim.close();
     await temporal.stop();
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  await run();
-}
+await runWhenMain(import.meta.url, run);

@@ -26,9 +26,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Client } from '@temporalio/client';
-import { startSimulator, createSeller, addAddress, createOAuthClient } from '@selling-kit/simulator';
+import {
+  startSimulator,
+  createSeller,
+  addAddress,
+  createOAuthClient,
+  type AccessTokenRecord,
+} from '@selling-kit/simulator';
 import { startBulkJob } from '../src/client/client.ts';
 import { createFileTokenStore, sealTokens } from '../src/stores/token-store.ts';
 import { DEFAULT_HEADROOM } from '../src/workflows/app-budget.ts';
@@ -44,7 +49,9 @@ import {
   sleep,
   spawnWorker,
   startTemporal,
+  runWhenMain,
 } from './harness.ts';
+import { grantTokenPair } from '../test/token-helpers.ts';
 
 const SELLER_WINDOW_MS = 10_000; // create_update: 200 per 10 s per connected seller (simulated time)
 const APP_WINDOW_MS = 60_000; // app-wide: per minute (simulated time)
@@ -84,27 +91,15 @@ export async function run(
 
   // The sellers, their token pairs (as a consent gives them) and their feeds.
   const all: Record<string, SellerTokens> = {};
-  const scopes = ['products_read', 'products_write', 'shop_read'] as never;
+  const scopes: AccessTokenRecord['scopes'] = ['products_read', 'products_write', 'shop_read'];
   const shops = Array.from({ length: sellers }, (_, i) => {
     const seller = createSeller(world, { username: `oauth-${i}` });
     addAddress(world, seller);
-    const now = world.clock.now();
-    const accessToken = `pat_${randomUUID().replace(/-/g, '')}`;
-    const refreshToken = `prt_${randomUUID().replace(/-/g, '')}`;
-    world.accessTokens.set(accessToken, {
-      token: accessToken,
+    const { accessToken, refreshToken } = grantTokenPair(sim, {
       clientId: app.clientId,
       sellerId: seller.id,
       scopes,
-      expiresAt: now + 24 * 3_600_000,
-    });
-    world.refreshTokens.set(refreshToken, {
-      token: refreshToken,
-      clientId: app.clientId,
-      sellerId: seller.id,
-      scopes,
-      used: false,
-      expiresAt: now + 365 * 86_400_000,
+      accessTtlMs: 24 * 3_600_000,
     });
     const ref = `oauth-seller-${seller.id}`;
     all[ref] = {
@@ -333,7 +328,4 @@ export async function run(
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const r = await run();
-  process.exit(r.ok ? 0 : 1);
-}
+await runWhenMain(import.meta.url, run, (r) => r.ok);

@@ -12,7 +12,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { startSimulator, createSeller, createApiKey, addAddress } from '@selling-kit/simulator';
 import { startBulkJob } from '../src/client/client.ts';
@@ -29,6 +28,7 @@ import {
   sampleRss,
   spawnWorker,
   startTemporal,
+  runWhenMain,
 } from './harness.ts';
 
 export async function run(
@@ -166,7 +166,4 @@ export async function run(
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const r = await run();
-  process.exit(r.ok ? 0 : 1);
-}
+await runWhenMain(import.meta.url, run, (r) => r.ok);

@@ -300,7 +300,7 @@ export const INLINE_START_BUDGET_BYTES = 3 * 1024 * 1024;
 export const DEFAULT_MAX_CONCURRENT_SHOPS = 100;
 
 /** UTF-8 length of a string (no TextEncoder: workflow code uses this too). */
-function utf8Length(text: string): number {
+export function utf8Length(text: string): number {
   let bytes = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

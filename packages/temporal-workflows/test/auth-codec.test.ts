@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Payload, SerializationContext } from '@temporalio/common';
+import type { Payload } from '@temporalio/common';
 import proto from '@temporalio/proto';
 import { AesGcmCodec, deriveKey, keyringOf, tokenStoreKeys } from '../src/codec/codec.ts';
 import * as contract from '../src/contract.ts';
@@ -20,14 +20,9 @@ import { formatClientCredential, macInput, parseClientCredential } from '../src/
 import { clientCredentialFor } from '../src/auth/worker-auth.ts';
 import { loadTokenStoreKey, tokenStoreKeyring } from '../src/auth/token-store-key.ts';
 import { createFileTokenStore } from '../src/stores/token-store.ts';
+import { jsonPayload as json, text, toWorkflow, utf8 } from './payloads.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sk-auth-codec-'));
-const utf8 = (s: string) => new TextEncoder().encode(s);
-const text = (b: Uint8Array | null | undefined) => Buffer.from(b ?? []).toString('utf8');
-const json = (value: unknown): Payload => ({
-  metadata: { encoding: utf8('json/plain') },
-  data: utf8(JSON.stringify(value)),
-});
 const master = randomBytes(32);
 const ring = keyringOf(master);
 const keyring = join(dir, 'client-keys.json');
@@ -38,12 +33,6 @@ const worker = new AesGcmCodec(ring, {
 });
 const client = (id: string, shops: string[], sellers: string[] = []) =>
   AesGcmCodec.forClient(clientCredentialFor(ring, issueClientKey(keyring, { id, shops, sellers })));
-/** The serialization context the SDK gives a codec for workflow `workflowId`. */
-const toWorkflow = (workflowId: string): SerializationContext => ({
-  type: 'workflow',
-  namespace: 'default',
-  workflowId,
-});
 /** What the worker hands workflow `reader` for `value` sealed by `codec` for workflow `to`. */
 const seen = async (codec: AesGcmCodec, value: unknown, to = 'bulk:j1', reader = to) => {
   const [opened] = await worker.decode(await codec.encode([json(value)], toWorkflow(to)), toWorkflow(reader));

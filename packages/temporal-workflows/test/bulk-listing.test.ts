@@ -31,7 +31,7 @@ import { createListing } from '../../simulator/src/domain/products.ts';
 import { startCodecServer } from '../src/codec/codec-server.ts';
 import type { BulkJobInput } from '../src/types.ts';
 import { FEED_HEADER, feedRow } from '../src/testing.ts';
-import { okOf, reportOf, waitFor } from './helpers.ts';
+import { okOf, reportOf, simAdmin, waitFor } from './helpers.ts';
 import { createLocalJobStore } from '../src/stores/job-store-local.ts';
 import { TEST_FEED_POLICY } from './feed-files.ts';
 import { refreshUpdate, authStateQuery } from '../src/workflows/messages.ts';
@@ -105,12 +105,7 @@ function job(path: string, over: Partial<BulkJobInput> = {}): BulkJobInput & { j
   };
 }
 
-const admin = (method: string, path: string, body?: unknown) =>
-  fetch(sim.adminUrl + path, {
-    method,
-    headers: body ? { 'content-type': 'application/json' } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  }).then((r) => r.json());
+const admin = (method: string, path: string, body?: unknown) => simAdmin(sim, method, path, body);
 
 function productsWithPrefix(prefix: string) {
   return [...sim.world.sellers.get(sellerId)!.products.values()].filter((p) =>

@@ -10,7 +10,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Payload, SerializationContext } from '@temporalio/common';
+import type { Payload } from '@temporalio/common';
 import { AesGcmCodec, parseCodecKeys, type CodecKeyring } from '../src/codec/codec.ts';
 import { openClientKey, sealClientKey } from '../src/auth/client-key-seal.ts';
 import {
@@ -29,17 +29,11 @@ import { watchClientKeys } from '../src/auth/client-keys-watch.ts';
 import { KeyringCodec } from '../src/auth/keyring-codec.ts';
 import { clientCredentialFor } from '../src/auth/worker-auth.ts';
 import { REFUSED_FIELD } from '../src/contract.ts';
-import { freePort, startPostgres, type Postgres } from './topology/postgres.ts';
+import { freePort, usePostgresDatabase } from './topology/postgres.ts';
+import { jsonPayload as json, toWorkflow } from './payloads.ts';
 
 const DB = 'keys';
-let server: Postgres;
-let url: string;
-beforeAll(async () => {
-  server = await startPostgres();
-  await server.query('postgres', `CREATE DATABASE ${DB}`);
-  url = server.url(DB);
-}, 120_000);
-afterAll(() => server?.stop(), 60_000);
+const db = usePostgresDatabase(DB);
 
 const b64 = () => randomBytes(32).toString('base64');
 const k1 = b64();
@@ -52,8 +46,8 @@ const newSchema = () => `k_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
 /** A store on a schema of its own, its warnings collected. */
 function storeOn(schema = newSchema(), keys: CodecKeyring = ring) {
   const warnings: string[] = [];
-  const store = createPgClientKeys({ url, ring: keys, schema, warn: (m) => warnings.push(m) });
-  return { store, schema, warnings, sql: (q: string) => server.query(DB, q) };
+  const store = createPgClientKeys({ url: db.url, ring: keys, schema, warn: (m) => warnings.push(m) });
+  return { store, schema, warnings, sql: (q: string) => db.server.query(DB, q) };
 }
 
 describe('a sealed row (client-key-seal.ts)', () => {
@@ -217,16 +211,6 @@ describe('which keyring (client-keyring.ts)', () => {
   });
 });
 
-const utf8 = (s: string) => new TextEncoder().encode(s);
-const json = (value: unknown): Payload => ({
-  metadata: { encoding: utf8('json/plain') },
-  data: utf8(JSON.stringify(value)),
-});
-const toWorkflow = (workflowId: string): SerializationContext => ({
-  type: 'workflow',
-  namespace: 'default',
-  workflowId,
-});
 const decoded = (p: Payload) =>
   JSON.parse(Buffer.from(p.data ?? []).toString('utf8')) as Record<string, unknown>;
 const refusalOf = (p: Payload) =>
@@ -238,7 +222,7 @@ describe("the worker's copy (client-keys-watch.ts, keyring-codec.ts)", () => {
     await store.issue({ id: 'early', shops: ['a'] });
     const warnings: string[] = [];
     const notes: string[] = [];
-    const source = createPgClientKeys({ url, ring, schema, warn: (m) => warnings.push(m) });
+    const source = createPgClientKeys({ url: db.url, ring, schema, warn: (m) => warnings.push(m) });
     const watched = watchClientKeys(source, { warn: (m) => warnings.push(m), note: (m) => notes.push(m) });
     await watched.ready;
     expect(watched.get('early')?.shops).toEqual(['a']);
@@ -269,7 +253,7 @@ describe("the worker's copy (client-keys-watch.ts, keyring-codec.ts)", () => {
     const record = await store.issue({ id: 'rollback', shops: ['a'] });
     const { rows: before } = await sql(`SELECT encode(sealed, 'hex') AS s FROM ${t}`);
     const warnings: string[] = [];
-    const source = createPgClientKeys({ url, ring, schema });
+    const source = createPgClientKeys({ url: db.url, ring, schema });
     const watched = watchClientKeys(source, { warn: (m) => warnings.push(m), note: () => {}, refreshMs: 50 });
     await watched.ready;
     const codec = new KeyringCodec(ring, watched, { warn: (m) => warnings.push(m) });
@@ -299,7 +283,7 @@ describe("the worker's copy (client-keys-watch.ts, keyring-codec.ts)", () => {
     await sql(`UPDATE ${t} SET sealed = set_byte(sealed, 40, get_byte(sealed, 40) # 1) WHERE id = 'bad'`);
     const warnings: string[] = [];
     let reads = 0;
-    const source = createPgClientKeys({ url, ring, schema });
+    const source = createPgClientKeys({ url: db.url, ring, schema });
     const counted = { location: source.location, read: () => (reads++, source.read()) };
     const watched = watchClientKeys(counted, {
       warn: (m) => warnings.push(m),

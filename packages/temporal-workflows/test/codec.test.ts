@@ -19,11 +19,9 @@ import {
 } from '../src/codec/codec.ts';
 import { createFileTokenStore } from '../src/stores/token-store.ts';
 import type { SellerTokens } from '../src/activities/index.ts';
+import { jsonTextPayload as payload, text, utf8 } from './payloads.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sk-codec-'));
-const utf8 = (s: string) => new TextEncoder().encode(s);
-const text = (b: Uint8Array | null | undefined) => Buffer.from(b ?? []).toString('utf8');
-const payload = (json: string): Payload => ({ metadata: { encoding: utf8('json/plain') }, data: utf8(json) });
 const keyIdOf = (p: Payload) => text(p.metadata?.['encryption-key-id']);
 const b64 = (k: Buffer) => k.toString('base64');
 

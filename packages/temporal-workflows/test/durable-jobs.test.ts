@@ -2,11 +2,10 @@
 // cancelling a large job, slow answers, poison items, a failing API, cancellation through Temporal, a
 // child whose parent is gone. Real dev server (global set-up), simulator over 127.0.0.1.
 // @needs temporal
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { WorkflowFailedError } from '@temporalio/client';
 import { CancelledFailure } from '@temporalio/common';
 import { startBulkJob, getProgress, cancelJob, resumeJob } from '../src/client/client.ts';
@@ -15,7 +14,17 @@ import { bulkListingWorkflow } from '../src/workflows/bulk-listing.ts';
 import { newCarry, type BulkCarry } from '../src/workflows/bulk-job.ts';
 import { shopWorkflowId } from '../src/workflows/multi-shop.ts';
 import { laneWorkflowId } from '../src/workflows/shop-lane.ts';
-import { addFault, admin, csvFeed, job, listDirectly, products, reportOf, useTestEnv } from './helpers.ts';
+import {
+  addFault,
+  admin,
+  csvFeed,
+  job,
+  listDirectly,
+  products,
+  reportOf,
+  spawnReadyWorker,
+  useTestEnv,
+} from './helpers.ts';
 import { shopsWithFeeds, startShopsJob } from './many-shop-jobs.ts';
 
 const env = useTestEnv('durable');
@@ -237,28 +246,14 @@ describe('durable bulk jobs', () => {
     const credentials = join(env.dir, 'dj-credentials.json');
     writeFileSync(credentials, JSON.stringify({ [shop.ref]: env.keys.get(shop.ref) }));
     const queue = `${env.taskQueue}-crash`;
-    const spawnWorker = (): Promise<ChildProcess> => {
-      const child = spawn(
-        process.execPath,
-        [fileURLToPath(new URL('../src/worker/worker-main.ts', import.meta.url))],
-        {
-          env: {
-            ...process.env,
-            TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS,
-            SELLING_KIT_TASK_QUEUE: queue,
-            SELLING_KIT_CREDENTIALS: credentials,
-            SELLING_KIT_CODEC: '0', // this file's client does not encrypt (encryption is on by default)
-            SELLING_KIT_JOB_STORE: env.storeDir, // the store the test reads reports from
-            SELLING_KIT_FEED_ROOTS: env.dir, // the test's feeds
-          },
-          stdio: ['ignore', 'pipe', 'inherit'],
-        },
-      );
-      return new Promise((resolve, reject) => {
-        child.stdout!.on('data', (d: Buffer) => d.toString().includes('worker ready') && resolve(child));
-        child.on('exit', (code) => reject(new Error(`worker exited early (${code})`)));
+    const spawnWorker = () =>
+      spawnReadyWorker({
+        SELLING_KIT_TASK_QUEUE: queue,
+        SELLING_KIT_CREDENTIALS: credentials,
+        SELLING_KIT_CODEC: '0', // this file's client does not encrypt (encryption is on by default)
+        SELLING_KIT_JOB_STORE: env.storeDir, // the store the test reads reports from
+        SELLING_KIT_FEED_ROOTS: env.dir, // the test's feeds
       });
-    };
     // 20 simulated seconds = 2 real seconds before a new listing can be read back.
     await admin(env, 'PATCH', '/admin/config', { readAfterCreateDelayMs: 20_000 });
     const first = await spawnWorker();

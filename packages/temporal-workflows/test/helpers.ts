@@ -1,11 +1,14 @@
 // Shared set-up for the integration tests: the real dev server started by global-setup.js, a simulator
 // over 127.0.0.1 (time-scaled), an in-process worker on a task queue of the test file's own, and a job
 // store (a local folder in the test's temp dir) its workers share; `reportOf` reads a job's report
-// straight from it.
+// straight from it. Also worker-main run as a process of its own, the client-keyring codecs of the attack
+// tests, and the simulator's admin surface (which the benches use too).
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
@@ -16,6 +19,9 @@ import { createWorker, type WorkerOptions } from '../src/worker/worker.ts';
 import type { BulkJobInput, ItemResult } from '../src/types.ts';
 import type { JobKey, JobRecord, JobStore } from '../src/stores/job-store.ts';
 import { createLocalJobStore } from '../src/stores/job-store-local.ts';
+import { AesGcmCodec, deriveKey, type CodecKeyring } from '../src/codec/codec.ts';
+import { issueClientKey, watchedClientKeys } from '../src/auth/client-keys.ts';
+import { formatClientCredential } from '../src/auth/payload-auth.ts';
 import { TEST_FEED_POLICY } from './feed-files.ts';
 
 export const TIME_SCALE = 10; // the simulator's 10 s create window lasts 1 real second
@@ -105,6 +111,103 @@ export async function startEnv(name: string, over: Partial<WorkerOptions> = {}):
   };
 }
 
+/** `src/worker/worker-main.ts`: the worker process as an operator runs it. */
+export const WORKER_MAIN = fileURLToPath(new URL('../src/worker/worker-main.ts', import.meta.url));
+
+/** worker-main's environment against the test server: this process's, TEMPORAL_ADDRESS, then `env`. */
+const workerMainEnv = (env: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({
+  ...process.env,
+  TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS,
+  ...env,
+});
+
+/**
+ * worker-main in a process of its own (stdout piped, stderr inherited), resolved once it says
+ * "worker ready" (rejected if it exits before): the tests' second worker, as deployed.
+ */
+export function spawnReadyWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [WORKER_MAIN], {
+    env: workerMainEnv(env),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => d.toString().includes('worker ready') && resolve(child));
+    child.on('exit', (code) => reject(new Error(`worker exited early (${code})`)));
+  });
+}
+
+export interface WorkerMainExit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs worker-main to its exit, with its output: the start-up tests' way to see it refuse (or accept) a
+ * setting. Once it says "worker ready", `onReady` gets a way to signal it; without `onReady` it is sent
+ * SIGTERM then.
+ */
+export function runWorkerMainToExit(
+  env: NodeJS.ProcessEnv,
+  onReady?: (kill: (s: NodeJS.Signals) => void) => void,
+): Promise<WorkerMainExit> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [WORKER_MAIN], {
+      env: workerMainEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let ready = false;
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      if (!ready && stdout.includes('worker ready')) {
+        ready = true;
+        onReady?.((s) => child.kill(s));
+        if (!onReady) child.kill('SIGTERM');
+      }
+    });
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/**
+ * A worker's codec as the operator runs it: the master `ring` and the client keyring file `keyringFile`
+ * (a bootstrap key issued first: the file exists before the worker reads it), its warnings collected.
+ * The set-up of the attack tests on client keys.
+ */
+export function keyringWorkerCodec(ring: CodecKeyring, keyringFile: string) {
+  const warnings: string[] = [];
+  issueClientKey(keyringFile, { id: 'bootstrap', shops: ['none'] });
+  const codec = new AesGcmCodec(ring, {
+    clientKeys: watchedClientKeys(keyringFile),
+    warn: (m) => warnings.push(m),
+  });
+  return { codec, warnings };
+}
+
+/**
+ * A client's codec for a key freshly issued as `id` for `shops` in `keyringFile` (what `selling-kit keys
+ * issue --shops` hands out), sealing under `ring`'s key `codecKeyId`.
+ */
+export function issuedClientCodec(
+  ring: CodecKeyring,
+  keyringFile: string,
+  grant: { id: string; shops: string[]; codecKeyId: string },
+): AesGcmCodec {
+  const record = issueClientKey(keyringFile, { id: grant.id, shops: grant.shops });
+  return AesGcmCodec.forClient(
+    formatClientCredential({
+      clientId: grant.id,
+      codecKeyId: grant.codecKeyId,
+      codecKey: deriveKey(ring.keys.get(grant.codecKeyId)!, 'codec'),
+      clientKey: Buffer.from(record.key, 'base64'),
+    }),
+  );
+}
+
 /** The test file's environment: started before its tests (`startEnv`), closed after them. */
 export function useTestEnv(name: string, over: Partial<WorkerOptions> = {}): TestEnv {
   const env = {} as TestEnv;
@@ -159,12 +262,24 @@ export function job(
   };
 }
 
-export const admin = (env: TestEnv, method: string, path: string, body?: unknown) =>
-  fetch(env.sim.adminUrl + path, {
+/**
+ * A call to a simulator's admin surface (JSON body, if any; the answer's JSON): the one client of it for
+ * the tests and the benches.
+ */
+export const simAdmin = (
+  sim: Pick<RunningSimulator, 'adminUrl'>,
+  method: string,
+  path: string,
+  body?: unknown,
+) =>
+  fetch(sim.adminUrl + path, {
     method,
     headers: body ? { 'content-type': 'application/json' } : {},
     body: body ? JSON.stringify(body) : undefined,
   }).then((r) => r.json());
+
+export const admin = (env: TestEnv, method: string, path: string, body?: unknown) =>
+  simAdmin(env.sim, method, path, body);
 
 /** One fault rule on the simulator (its /admin/faults surface). */
 export const addFault = (env: TestEnv, rule: { type: string } & Record<string, unknown>) =>

@@ -11,32 +11,24 @@ import { JOB_STORE_UNAVAILABLE, type JobRef } from '../src/stores/job-store.ts';
 import { createPgJobStore } from '../src/stores/job-store-pg.ts';
 import { describeJobStore as describeStoreSpec, openJobStore } from '../src/stores/open-job-store.ts';
 import { describeJobStore } from './job-store-contract.ts';
-import { freePort, startPostgres, type Postgres } from './topology/postgres.ts';
+import { freePort, usePostgresDatabase } from './topology/postgres.ts';
 
 const DB = 'jobs';
-let server: Postgres;
-let url: string;
-
-beforeAll(async () => {
-  server = await startPostgres();
-  await server.query('postgres', `CREATE DATABASE ${DB}`);
-  url = server.url(DB);
-}, 120_000);
-afterAll(() => server?.stop(), 60_000);
+const db = usePostgresDatabase(DB);
 
 const newSchema = () => `t_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
 const dropSchemas = async (schemas: string[]) => {
-  for (const s of schemas) await server.query(DB, `DROP SCHEMA IF EXISTS ${s} CASCADE`);
+  for (const s of schemas) await db.server.query(DB, `DROP SCHEMA IF EXISTS ${s} CASCADE`);
 };
 
 describeJobStore('postgres', async () => {
   const schemas = [newSchema()];
   return {
-    store: createPgJobStore({ url, schema: schemas[0] }),
-    reopen: async () => createPgJobStore({ url, schema: schemas[0] }),
+    store: createPgJobStore({ url: db.url, schema: schemas[0] }),
+    reopen: async () => createPgJobStore({ url: db.url, schema: schemas[0] }),
     other: async () => {
       schemas.push(newSchema());
-      return createPgJobStore({ url, schema: schemas.at(-1) });
+      return createPgJobStore({ url: db.url, schema: schemas.at(-1) });
     },
     cleanup: () => dropSchemas(schemas),
   };
@@ -60,13 +52,15 @@ describe('PostgreSQL job store', () => {
   });
 
   it('is opened by a postgres:// or postgresql:// URL; anything else is a local folder; no password in logs', () => {
-    const store = openJobStore(url);
+    const store = openJobStore(db.url);
     expect(store.kind).toBe('postgres');
-    expect(store.location).toBe(`postgres://${server.user}@127.0.0.1:${server.port}/${DB}`);
-    expect(openJobStore(url.replace(/^postgres:/, 'postgresql:')).kind).toBe('postgres');
+    expect(store.location).toBe(`postgres://${db.server.user}@127.0.0.1:${db.server.port}/${DB}`);
+    expect(openJobStore(db.url.replace(/^postgres:/, 'postgresql:')).kind).toBe('postgres');
     expect(openJobStore('/tmp/sk-jobs-somewhere').kind).toBe('local');
-    expect(describeStoreSpec(url)).toBe(`postgres postgres://${server.user}@127.0.0.1:${server.port}/${DB}`);
-    expect(describeStoreSpec(url)).not.toContain(server.password);
+    expect(describeStoreSpec(db.url)).toBe(
+      `postgres postgres://${db.server.user}@127.0.0.1:${db.server.port}/${DB}`,
+    );
+    expect(describeStoreSpec(db.url)).not.toContain(db.server.password);
     expect(describeStoreSpec('/srv/jobs')).toBe('local folder /srv/jobs');
     expect(describeStoreSpec(undefined)).toMatch(/^local folder .*\.selling-kit\/jobs$/);
     return store.close();
@@ -74,18 +68,18 @@ describe('PostgreSQL job store', () => {
 
   it('migrate() from 3 workers at once on an empty database: all succeed, one store id', async () => {
     const schema = newSchema();
-    const stores = [1, 2, 3].map(() => createPgJobStore({ url, schema }));
+    const stores = [1, 2, 3].map(() => createPgJobStore({ url: db.url, schema }));
     try {
       await Promise.all(stores.map((s) => s.migrate()));
       const ids = await Promise.all(stores.map((s) => s.id()));
       expect(new Set(ids).size).toBe(1);
-      const { rows } = await server.query(
+      const { rows } = await db.server.query(
         DB,
         `SELECT count(*)::int AS n FROM ${schema}.selling_kit_job_store`,
       );
       expect(rows[0]).toEqual({ n: 1 });
       // Without an explicit migrate: the first use migrates.
-      const lazy = createPgJobStore({ url, schema: newSchema() });
+      const lazy = createPgJobStore({ url: db.url, schema: newSchema() });
       stores.push(lazy);
       expect(await lazy.id()).toMatch(/^[0-9a-f-]{36}$/);
       expect(await lazy.id()).not.toBe(ids[0]);
@@ -99,16 +93,16 @@ describe('PostgreSQL job store', () => {
     const schema = newSchema();
     const role = `sk_app_${randomBytes(4).toString('hex')}`;
     const password = randomBytes(12).toString('hex');
-    const owner = createPgJobStore({ url, schema });
+    const owner = createPgJobStore({ url: db.url, schema });
     await owner.migrate();
-    await server.query(DB, `CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
-    await server.query(DB, `GRANT USAGE ON SCHEMA ${schema} TO ${role}`);
-    await server.query(
+    await db.server.query(DB, `CREATE ROLE ${role} LOGIN PASSWORD '${password}'`);
+    await db.server.query(DB, `GRANT USAGE ON SCHEMA ${schema} TO ${role}`);
+    await db.server.query(
       DB,
       `GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schema} TO ${role}`,
     );
-    const roleUrl = `postgres://${role}:${password}@127.0.0.1:${server.port}/${DB}`;
-    const { rows } = await server.query(
+    const roleUrl = `postgres://${role}:${password}@127.0.0.1:${db.server.port}/${DB}`;
+    const { rows } = await db.server.query(
       DB,
       `SELECT has_schema_privilege('${role}', '${schema}', 'CREATE') AS s,
               has_database_privilege('${role}', '${DB}', 'CREATE') AS d`,
@@ -131,14 +125,14 @@ describe('PostgreSQL job store', () => {
       expect(await app.expire(new Date(Date.now() + 60_000))).toEqual({ jobs: 1 });
 
       const error = (await unmigrated.migrate().catch((e: unknown) => e)) as Error;
-      expect(error.message).toContain(`postgres://${role}@127.0.0.1:${server.port}/${DB}`);
+      expect(error.message).toContain(`postgres://${role}@127.0.0.1:${db.server.port}/${DB}`);
       expect(error.message).toMatch(/permission denied/);
       expect(error.message).not.toContain(password);
     } finally {
       for (const s of [owner, app, unmigrated]) await s.close();
       await dropSchemas([schema]);
-      await server.query(DB, `DROP OWNED BY ${role}`);
-      await server.query(DB, `DROP ROLE ${role}`);
+      await db.server.query(DB, `DROP OWNED BY ${role}`);
+      await db.server.query(DB, `DROP ROLE ${role}`);
     }
   }, 60_000);
 
@@ -146,8 +140,8 @@ describe('PostgreSQL job store', () => {
     const wrongPassword = 'not-the-password-' + randomBytes(4).toString('hex');
     const port = await freePort();
     for (const [target, where] of [
-      [url.replace(server.password, wrongPassword), `127.0.0.1:${server.port}/${DB}`],
-      [`postgres://${server.user}:${wrongPassword}@127.0.0.1:${port}/${DB}`, `127.0.0.1:${port}/${DB}`],
+      [db.url.replace(db.server.password, wrongPassword), `127.0.0.1:${db.server.port}/${DB}`],
+      [`postgres://${db.server.user}:${wrongPassword}@127.0.0.1:${port}/${DB}`, `127.0.0.1:${port}/${DB}`],
     ] as const) {
       const store = createPgJobStore({ url: target, schema: newSchema() });
       try {
@@ -169,7 +163,7 @@ describe('PostgreSQL job store', () => {
   }, 60_000);
 
   it('a result holding U+0000 is stored (jsonb refuses it: it becomes U+FFFD), an escaped backslash is kept', async () => {
-    const store = createPgJobStore({ url, schema: newSchema() });
+    const store = createPgJobStore({ url: db.url, schema: newSchema() });
     try {
       const ref = job(await store.id());
       await store.writePart(ref, { seq: 1, attempt: 1, kind: 'send' }, [
@@ -186,7 +180,7 @@ describe('PostgreSQL job store', () => {
   it('reads 1,000 records of a 10,000-record snapshot with one statement, an index range scan', async () => {
     const schema = newSchema();
     const seen: { text: string; values: unknown[] }[] = [];
-    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    const pool = new pg.Pool({ connectionString: db.url, max: 2 });
     const query = pool.query.bind(pool) as (text: string, values: unknown[]) => Promise<pg.QueryResult>;
     (pool as unknown as { query: typeof query }).query = (text, values) => {
       seen.push({ text, values });
@@ -204,7 +198,10 @@ describe('PostgreSQL job store', () => {
         await w.append(records);
         await w.commit({ source: 'f', format: 'ndjson', sha256: '00'.repeat(32), total: records.length });
       }
-      await server.query(DB, `ANALYZE ${schema}.selling_kit_job_records; ANALYZE ${schema}.selling_kit_jobs`);
+      await db.server.query(
+        DB,
+        `ANALYZE ${schema}.selling_kit_job_records; ANALYZE ${schema}.selling_kit_jobs`,
+      );
       seen.length = 0;
       const read = await store.readRecords(refs[1]!, 4000, 5000);
       expect(read).toEqual(records.slice(4000, 5000));
@@ -244,7 +241,7 @@ describe('PostgreSQL job store', () => {
 
   it('expire removes many old jobs in batches and answers how many', async () => {
     const schema = newSchema();
-    const store = createPgJobStore({ url, schema });
+    const store = createPgJobStore({ url: db.url, schema });
     try {
       const storeId = await store.id();
       const old = Array.from({ length: 45 }, () => job(storeId));
@@ -256,12 +253,12 @@ describe('PostgreSQL job store', () => {
       await store.writePart(young, { seq: 1, attempt: 1, kind: 'send' }, [
         { line: 1, sku: 'A', status: 'ok' },
       ]);
-      await server.query(
+      await db.server.query(
         DB,
         `UPDATE ${schema}.selling_kit_jobs SET created_at = now() - interval '40 days' WHERE job_id <> '${young.jobId}'`,
       );
       expect(await store.expire(new Date(Date.now() - 30 * 86_400_000))).toEqual({ jobs: 45 });
-      const { rows } = await server.query(
+      const { rows } = await db.server.query(
         DB,
         `SELECT (SELECT count(*) FROM ${schema}.selling_kit_jobs)::int AS jobs,
                 (SELECT count(*) FROM ${schema}.selling_kit_job_outcomes)::int AS outcomes`,

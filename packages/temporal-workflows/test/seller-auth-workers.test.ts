@@ -3,20 +3,19 @@
 // who logs in again while both run is seen (reconnect, then refreshes work); tokens that live 2 s cause
 // no refresh storm. Real dev server (global set-up), the simulator's token endpoint (rotation).
 // @needs temporal
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseCodecKeys } from '../src/codec/codec.ts';
 import { tokenStoreKeyring } from '../src/auth/token-store-key.ts';
 import { reconnectSeller } from '../src/client/client.ts';
 import { createFileTokenStore } from '../src/stores/token-store.ts';
 import { sellerAuthWorkflow, sellerAuthWorkflowId } from '../src/workflows/seller-auth.ts';
-import { startEnv, type TestEnv } from './helpers.ts';
+import { spawnReadyWorker, startEnv, type TestEnv } from './helpers.ts';
 import { connectSeller, startTokenProcess, stopTokenProcesses } from './token-helpers.ts';
 import { authStateQuery, refreshUpdate } from '../src/workflows/messages.ts';
 
@@ -32,27 +31,12 @@ let workerProcess: ChildProcess | undefined;
 
 /** A second worker process (src/worker/worker-main.ts) on the test's task queue, on the same token file. */
 function spawnWorker(taskQueue: string): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    [fileURLToPath(new URL('../src/worker/worker-main.ts', import.meta.url))],
-    {
-      env: {
-        ...process.env,
-        TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS,
-        SELLING_KIT_TASK_QUEUE: taskQueue,
-        SELLING_KIT_TOKEN_STORE: workerFile,
-        SELLING_KIT_CODEC_KEY: codecKey,
-        SELLING_KIT_TOKEN_STORE_KEY: tokenStoreKey.toString('base64'),
-        SELLING_KIT_CODEC: '0', // the test's client and in-process worker use no codec
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      if (d.toString().includes('worker ready')) resolve(child);
-    });
-    child.on('exit', (code) => reject(new Error(`worker exited early (${code})`)));
+  return spawnReadyWorker({
+    SELLING_KIT_TASK_QUEUE: taskQueue,
+    SELLING_KIT_TOKEN_STORE: workerFile,
+    SELLING_KIT_CODEC_KEY: codecKey,
+    SELLING_KIT_TOKEN_STORE_KEY: tokenStoreKey.toString('base64'),
+    SELLING_KIT_CODEC: '0', // the test's client and in-process worker use no codec
   });
 }
 

@@ -4,7 +4,13 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { addAddress, createOAuthClient, createSeller, type RunningSimulator } from '@selling-kit/simulator';
+import {
+  addAddress,
+  createOAuthClient,
+  createSeller,
+  type AccessTokenRecord,
+  type RunningSimulator,
+} from '@selling-kit/simulator';
 import type { SellerTokens } from '../src/activities/index.ts';
 import type { Ask, Reply } from './token-process.ts';
 
@@ -71,6 +77,38 @@ export async function rotateInTurns(workers: TokenProcess[], ref: string, times:
   return failures;
 }
 
+/**
+ * A fresh access/refresh token pair of the OAuth app `clientId` for seller `sellerId`, put straight into
+ * the simulator's world as its consent page would grant them: the access token lives `accessTtlMs` of
+ * simulated time, the refresh token a year. The token tests and the OAuth scale bench both seed sellers so.
+ */
+export function grantTokenPair(
+  sim: RunningSimulator,
+  grant: { clientId: string; sellerId: number; scopes: AccessTokenRecord['scopes']; accessTtlMs: number },
+): { accessToken: string; refreshToken: string } {
+  const world = sim.world;
+  const now = world.clock.now();
+  const accessToken = `pat_${randomUUID().replace(/-/g, '')}`;
+  const refreshToken = `prt_${randomUUID().replace(/-/g, '')}`;
+  const { clientId, sellerId, scopes } = grant;
+  world.accessTokens.set(accessToken, {
+    token: accessToken,
+    clientId,
+    sellerId,
+    scopes,
+    expiresAt: now + grant.accessTtlMs,
+  });
+  world.refreshTokens.set(refreshToken, {
+    token: refreshToken,
+    clientId,
+    sellerId,
+    scopes,
+    used: false,
+    expiresAt: now + 365 * 86_400_000,
+  });
+  return { accessToken, refreshToken };
+}
+
 export function connectSeller(sim: RunningSimulator, expiresInMs = 3_600_000) {
   const world = sim.world;
   const app = createOAuthClient(world, `partner-${randomUUID().slice(0, 6)}`, ['http://127.0.0.1/cb']);
@@ -82,24 +120,11 @@ export function connectSeller(sim: RunningSimulator, expiresInMs = 3_600_000) {
     ref: `seller-${seller.id}-${randomUUID().slice(0, 4)}`,
     /** A fresh pair, as the consent page (a new `auth login`) gives. */
     login(): SellerTokens {
-      const now = world.clock.now();
-      const accessToken = `pat_${randomUUID().replace(/-/g, '')}`;
-      const refreshToken = `prt_${randomUUID().replace(/-/g, '')}`;
-      const scopes = ['products_read', 'shop_read'] as never;
-      world.accessTokens.set(accessToken, {
-        token: accessToken,
+      const { accessToken, refreshToken } = grantTokenPair(sim, {
         clientId: app.clientId,
         sellerId: seller.id,
-        scopes,
-        expiresAt: now + 3_600_000,
-      });
-      world.refreshTokens.set(refreshToken, {
-        token: refreshToken,
-        clientId: app.clientId,
-        sellerId: seller.id,
-        scopes,
-        used: false,
-        expiresAt: now + 365 * 86_400_000,
+        scopes: ['products_read', 'shop_read'],
+        accessTtlMs: 3_600_000,
       });
       return {
         baseUrl: sim.url,

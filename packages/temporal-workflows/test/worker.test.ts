@@ -2,12 +2,10 @@
 // tuning options reach the SDK, a failed bundling is retried, and worker-main refuses to run with
 // encryption on (the default, shared with `selling-kit worker`) but no key.
 // @needs temporal
-import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { saleTaskQueue } from '../src/contract.ts';
 import {
@@ -16,49 +14,24 @@ import {
   SHUTDOWN_FORCE_TIME,
   SHUTDOWN_GRACE_TIME,
 } from '../src/worker/worker.ts';
+import { runWorkerMainToExit } from './helpers.ts';
 
-const workerMain = fileURLToPath(new URL('../src/worker/worker-main.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'sk-worker-'));
 const credentialsFile = join(dir, 'credentials.json');
 writeFileSync(credentialsFile, JSON.stringify({ s: { baseUrl: 'http://127.0.0.1:9', apiKey: 'pak_x' } }));
 
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs worker-main; `onReady` is called once it says "worker ready". */
-function runWorkerMain(env: NodeJS.ProcessEnv, onReady?: (kill: (s: NodeJS.Signals) => void) => void) {
-  return new Promise<Exit>((resolve, reject) => {
-    const child = spawn(process.execPath, [workerMain], {
-      env: {
-        ...process.env,
-        TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS,
-        SELLING_KIT_TASK_QUEUE: `worker-test-${randomUUID()}`,
-        SELLING_KIT_CREDENTIALS: credentialsFile,
-        SELLING_KIT_KEY_FILE: join(dir, 'no-such-dir', 'codec.key'),
-        SELLING_KIT_CODEC_KEY: randomBytes(32).toString('base64'),
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    let ready = false;
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      if (!ready && stdout.includes('worker ready')) {
-        ready = true;
-        onReady?.((s) => child.kill(s));
-        if (!onReady) child.kill('SIGTERM');
-      }
-    });
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** worker-main on a task queue of its own, with the credentials file, a codec key and `env`. */
+const runWorkerMain = (env: NodeJS.ProcessEnv, onReady?: (kill: (s: NodeJS.Signals) => void) => void) =>
+  runWorkerMainToExit(
+    {
+      SELLING_KIT_TASK_QUEUE: `worker-test-${randomUUID()}`,
+      SELLING_KIT_CREDENTIALS: credentialsFile,
+      SELLING_KIT_KEY_FILE: join(dir, 'no-such-dir', 'codec.key'),
+      SELLING_KIT_CODEC_KEY: randomBytes(32).toString('base64'),
+      ...env,
+    },
+    onReady,
+  );
 
 describe('worker-main', () => {
   it('a second stop signal during shutdown is harmless: the worker drains and exits 0', async () => {

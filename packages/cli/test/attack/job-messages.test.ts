@@ -4,24 +4,14 @@
 // worker's codec refuses a key not granted them, the job (or the report) shops that are not its own.
 // `selling-kit worker`, the simulator, a real Temporal server.
 // @needs temporal
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { cliStackPerFile, EXAMPLE_FEED, expectFailure } from '../helpers.ts';
+import { cliStackPerFile, expectFailure, writeCreatesFeed } from '../helpers.ts';
 
 // Two shop names for the demo seller's key: what the client may name is the question, not whose key.
 const stack = cliStackPerFile({ DEMO_KEY: 'pak_demo_selling_kit' }, { a: 'DEMO_KEY', b: 'DEMO_KEY' });
 
 /** A feed of `n` creates `<prefix>-<i>`: long enough to be held before its end. */
 function feed(prefix: string, n: number): string {
-  const path = join(stack.ctx.home, `${prefix}.csv`);
-  const header = readFileSync(EXAMPLE_FEED, 'utf8').split('\n')[0];
-  const rows = Array.from(
-    { length: n },
-    (_, i) =>
-      `${prefix}-${i},"Vintage tee ${i} #nike",20.00,GBP,1,3.50,https://img.example/${i}.png,menswear,tshirts,used_good,Nike,GB,black,,,`,
-  );
-  writeFileSync(path, [header, ...rows].join('\n') + '\n');
-  return path;
+  return writeCreatesFeed(stack.ctx.home, prefix, n);
 }
 
 describe('attack: a key for shop a and shop b\u2019s job, through the CLI', () => {

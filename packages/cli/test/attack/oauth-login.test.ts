@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { freePort } from '@selling-kit/simulator/testing';
-import { cliEnv, expectFailure, runCli, type CliEnv } from '../helpers.ts';
+import { authLoginArgs, cliEnv, expectFailure, runCli, type CliEnv } from '../helpers.ts';
 
 let sim: RunningSimulator;
 let ctx: CliEnv;
@@ -34,24 +34,8 @@ beforeAll(async () => {
 });
 afterAll(() => sim?.close());
 
-const login = (extra: string[] = [], baseUrl = sim.url) => [
-  '--json',
-  'auth',
-  'login',
-  '--shop',
-  'seller-1001',
-  '--client-id',
-  CLIENT.clientId,
-  '--client-secret-env',
-  'SECRET',
-  '--base-url',
-  baseUrl,
-  '--seller-id',
-  '1001',
-  '--callback-port',
-  String(port),
-  ...extra,
-];
+const login = (extra: string[] = [], baseUrl = sim.url) =>
+  authLoginArgs(CLIENT.clientId, baseUrl, ['--callback-port', String(port), ...extra]);
 
 describe('attack: the OAuth login', () => {
   it('a callback with a wrong (or no) state is answered with a plain page and ignored; the real consent still connects', async () => {

@@ -11,16 +11,8 @@ import type {
   INodeTypeDescription,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
-import * as insights from './actions/insights';
-import * as offers from './actions/offers';
-import * as orders from './actions/orders';
-import * as pricing from './actions/pricing';
-import * as products from './actions/products';
-import * as refunds from './actions/refunds';
-import * as shipping from './actions/shipping';
-import * as shop from './actions/shop';
-import { labelledOptions } from './actions/common';
-import { router } from './actions/router';
+import { labelledOptions } from './actions/options';
+import { resources, router } from './actions/router';
 import { listSearch, loadOptions } from './methods';
 
 const RESOURCE_OPTIONS: INodePropertyOptions[] = [
@@ -34,23 +26,15 @@ const RESOURCE_OPTIONS: INodePropertyOptions[] = [
   { name: 'Shop', value: 'shop' },
 ];
 
-const OPERATION_FIELDS: INodeProperties[] = [
-  ...products.description,
-  ...offers.description,
-  ...orders.description,
-  ...refunds.description,
-  ...shipping.description,
-  ...shop.description,
-  ...insights.description,
-  ...pricing.description,
-];
+/** Each resource's Operation choice and its operations' fields, in the router's order of resources. */
+const OPERATION_FIELDS: INodeProperties[] = Object.values(resources).flatMap((r) => r.description);
 
 /**
  * The canvas subtitle, "Mark as Sold: Product": the operation's and the resource's display names,
  * looked up from the tables below (n8n evaluates the expression with the node's parameters).
  */
 function subtitleExpression(): string {
-  const resources = Object.fromEntries(RESOURCE_OPTIONS.map((o) => [o.value, o.name]));
+  const resourceNames = Object.fromEntries(RESOURCE_OPTIONS.map((o) => [o.value, o.name]));
   const operations: Record<string, string> = {};
   for (const field of OPERATION_FIELDS.filter((f) => f.name === 'operation'))
     for (const resource of (field.displayOptions?.show?.resource ?? []) as string[])
@@ -58,7 +42,7 @@ function subtitleExpression(): string {
         operations[`${resource}:${String(option.value)}`] = option.name;
   return (
     `={{ (${JSON.stringify(operations)})[$parameter["resource"] + ":" + $parameter["operation"]]` +
-    ` + ": " + (${JSON.stringify(resources)})[$parameter["resource"]] }}`
+    ` + ": " + (${JSON.stringify(resourceNames)})[$parameter["resource"]] }}`
   );
 }
 

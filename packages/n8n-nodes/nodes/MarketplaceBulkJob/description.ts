@@ -24,6 +24,17 @@ const FEED_PATH = {
   placeholder: '/data/feeds/listings.csv',
 } as const;
 
+/** The job Get Progress and Get Report read (version 1 reads progress through its optional Job ID). */
+const JOB_TO_READ = {
+  displayName: 'Job ID',
+  name: 'jobId',
+  type: 'string',
+  required: true,
+  default: '',
+  placeholder: 'spring-drop',
+  description: "The job to read, e.g. the jobId in a Start Job node's output",
+} as const;
+
 export const properties: INodeProperties[] = [
   {
     displayName:
@@ -194,26 +205,8 @@ export const properties: INodeProperties[] = [
       'Names the job and its report; leave empty for a generated one. An ID is never reused: a second start with it is refused.',
     displayOptions: { show: { ...start, ...V2 } },
   },
-  {
-    displayName: 'Job ID',
-    name: 'jobId',
-    type: 'string',
-    required: true,
-    default: '',
-    placeholder: 'spring-drop',
-    description: "The job to read, e.g. the jobId in a Start Job node's output",
-    displayOptions: { show: { operation: ['progress', 'report'], ...V2 } },
-  },
-  {
-    displayName: 'Job ID',
-    name: 'jobId',
-    type: 'string',
-    required: true,
-    default: '',
-    placeholder: 'spring-drop',
-    description: "The job to read, e.g. the jobId in a Start Job node's output",
-    displayOptions: { show: { operation: ['report'], ...V1 } },
-  },
+  { ...JOB_TO_READ, displayOptions: { show: { operation: ['progress', 'report'], ...V2 } } },
+  { ...JOB_TO_READ, displayOptions: { show: { operation: ['report'], ...V1 } } },
   {
     displayName: 'Only Listings Needing Attention',
     name: 'needsAttention',

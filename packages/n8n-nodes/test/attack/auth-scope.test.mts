@@ -5,44 +5,23 @@
 // before anything is sent.
 // @needs temporal
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
-import { addShop } from '@selling-kit/simulator/testing';
 import { MarketplaceBulkJob } from '../../nodes/MarketplaceBulkJob/MarketplaceBulkJob.node.ts';
 import { RAW_CODEC_KEY_REFUSED } from '../../nodes/MarketplaceBulkJob/transport/temporal.ts';
 import {
-  FEED_HEADER as header,
-  feedRow as row,
-  startTemporalStack,
-  type TemporalStack,
+  feedRowItem,
+  skusOf,
+  temporalHttp,
+  useTwoShopStack,
+  type TemporalHttpRequest,
 } from '../helpers/temporal.mts';
 
-let stack: TemporalStack;
-let sim: RunningSimulator;
-let second: number;
+const two = useTwoShopStack();
 /** The credential's Client Key: granted shop `demo` only. */
 let demoOnly: string;
 
-beforeAll(async () => {
-  sim = await startSimulator({ demo: true, config: { fetchPictures: false } });
-  const shop = addShop(sim, { username: 'second-shop', partnerId: 'partner-second' });
-  second = shop.sellerId;
-  stack = await startTemporalStack({
-    demo: { baseUrl: sim.url, apiKey: 'pak_demo_selling_kit' },
-    second: shop.credential,
-  });
-  demoOnly = stack.issue('n8n-demo-only', ['demo']);
-}, 180_000);
-
-afterAll(async () => {
-  await stack?.stop();
-  await sim?.close();
-}, 60_000);
-
-const rowItem = (sku: string): INodeExecutionData => {
-  const names = header.split(',');
-  const cells = row(sku).split(',');
-  return { json: Object.fromEntries(names.map((n, i) => [n, cells[i]!])) };
-};
+beforeAll(() => {
+  demoOnly = two.stack.issue('n8n-demo-only', ['demo']);
+});
 
 /** The node as n8n runs it: version 2, the given items, the Temporal credential, real HTTP. */
 function execution(
@@ -57,29 +36,18 @@ function execution(
     getExecutionId: () => 'exec-attack',
     continueOnFail: () => false,
     getCredentials: async () => ({
-      url: stack.httpUrl,
+      url: two.stack.httpUrl,
       namespace: 'default',
-      taskQueue: stack.taskQueue,
+      taskQueue: two.stack.taskQueue,
       apiKey: '',
       ...credential,
     }),
     getNodeParameter: (name: string, _i: number, fallback?: unknown) =>
       name in params ? params[name] : fallback,
     helpers: {
-      async httpRequestWithAuthentication(
-        _type: string,
-        req: { method: string; url: string; body?: unknown; qs?: Record<string, unknown> },
-      ) {
+      async httpRequestWithAuthentication(_type: string, req: TemporalHttpRequest) {
         calls.push(`${req.method} ${req.url}`);
-        const url = new URL(req.url);
-        for (const [k, v] of Object.entries(req.qs ?? {})) url.searchParams.set(k, String(v));
-        const res = await fetch(url, {
-          method: req.method,
-          headers: { 'content-type': 'application/json' },
-          body: req.body === undefined ? undefined : JSON.stringify(req.body),
-        });
-        const text = await res.text();
-        return { statusCode: res.status, body: text ? JSON.parse(text) : {} };
+        return temporalHttp(req);
       },
     },
   };
@@ -95,24 +63,22 @@ const deleteOn = (shop: string, jobId: string) => ({
   wait: true,
   maxWaitMinutes: 5,
 });
-const skusOf = (sellerId: number, prefix: string) =>
-  [...sim.world.sellers.get(sellerId)!.skus.keys()].filter((s) => s.startsWith(prefix)).sort();
 
 describe('attack: the n8n credential is scoped to its shops', () => {
   it('a client key scoped to demo cannot start a job on second: refused, 0 listings touched', async () => {
     // second's listings, made through a job of the operator's test key (granted every shop).
     const seed = execution(
       { ...deleteOn('second', 'seed-second'), jobOperation: 'create' },
-      { clientKey: stack.clientKey },
-      ['AS-1', 'AS-2'].map(rowItem),
+      { clientKey: two.stack.clientKey },
+      ['AS-1', 'AS-2'].map(feedRowItem),
     );
     await new MarketplaceBulkJob().execute.call(seed.fns);
-    expect(skusOf(second, 'AS-')).toEqual(['AS-1', 'AS-2']);
+    expect(skusOf(two.sim, two.second, 'AS-')).toEqual(['AS-1', 'AS-2']);
 
     const attack = execution(
       deleteOn('second', 'attack-second'),
       { clientKey: demoOnly },
-      ['AS-1', 'AS-2'].map(rowItem),
+      ['AS-1', 'AS-2'].map(feedRowItem),
     );
     const outcome = await new MarketplaceBulkJob().execute.call(attack.fns).then(
       (out) => (out as { json: Record<string, unknown> }[][])[0]![0]!.json,
@@ -123,32 +89,32 @@ describe('attack: the n8n credential is scoped to its shops', () => {
       state: 'failed',
       error: 'client key n8n-demo-only may not name shop second',
     });
-    expect(skusOf(second, 'AS-')).toEqual(['AS-1', 'AS-2']);
+    expect(skusOf(two.sim, two.second, 'AS-')).toEqual(['AS-1', 'AS-2']);
   });
 
   it('the same key on its own shop demo: the job runs', async () => {
     const run = execution(
       { ...deleteOn('demo', 'own-demo'), jobOperation: 'create' },
       { clientKey: demoOnly },
-      ['AD-1'].map(rowItem),
+      ['AD-1'].map(feedRowItem),
     );
     const [[item]] = (await new MarketplaceBulkJob().execute.call(run.fns)) as [
       [{ json: Record<string, unknown> }],
     ];
     expect(item!.json).toMatchObject({ jobId: 'own-demo', state: 'finished', done: 1, failed: 0 });
-    expect(skusOf(1001, 'AD-')).toEqual(['AD-1']);
+    expect(skusOf(two.sim, 1001, 'AD-')).toEqual(['AD-1']);
   });
 
   it("a credential holding the worker's raw codec key: refused before any request", async () => {
     const old = execution(
       deleteOn('second', 'raw-key'),
-      { codecKey: stack.key.toString('base64') },
-      ['AS-1'].map(rowItem),
+      { codecKey: two.stack.key.toString('base64') },
+      ['AS-1'].map(feedRowItem),
     );
     const error = await new MarketplaceBulkJob().execute.call(old.fns).catch((e: unknown) => e as Error);
     expect((error as Error).message).toBe(RAW_CODEC_KEY_REFUSED);
     expect(old.calls).toEqual([]);
-    expect(skusOf(second, 'AS-')).toEqual(['AS-1', 'AS-2']);
+    expect(skusOf(two.sim, two.second, 'AS-')).toEqual(['AS-1', 'AS-2']);
   });
 
   it("Get Report of second's job with the key scoped to demo: refused (issue 22), nothing read", async () => {
@@ -161,7 +127,7 @@ describe('attack: the n8n credential is scoped to its shops', () => {
       'The report of job seed-second could not be read: client key n8n-demo-only may not name shop second',
     );
     // The operator's key reads it.
-    const own = execution({ operation: 'report', jobId: 'seed-second' }, { clientKey: stack.clientKey }, [
+    const own = execution({ operation: 'report', jobId: 'seed-second' }, { clientKey: two.stack.clientKey }, [
       { json: {} },
     ]);
     const [lines] = (await new MarketplaceBulkJob().execute.call(own.fns)) as [{ json: { sku: string } }[]];

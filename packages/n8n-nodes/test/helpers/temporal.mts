@@ -1,10 +1,14 @@
 // A Temporal dev server with its HTTP API on, and a selling-kit worker with the payload codec listing
 // into a simulator (its shop names published for the node's Shops list, its job store a folder of the
-// server's temp dir): what the Bulk Job node talks to, for the unit and the end-to-end tests.
+// server's temp dir): what the Bulk Job node talks to, for the unit and the end-to-end tests. Also the
+// Bulk Job tests' two-shop set-up, their real-HTTP stand-in for n8n's request helper, feed rows as items.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
+import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
+import { addShop } from '@selling-kit/simulator/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
+import type { INodeExecutionData } from 'n8n-workflow';
 import {
   AesGcmCodec,
   clientCredentialFor,
@@ -87,7 +91,65 @@ export async function startTemporalStack(credentials: Record<string, Credential>
   };
 }
 
+/**
+ * The test file's demo simulator with a second seller (shop `second`, its seller id `second`) and a stack
+ * whose worker holds both shops, started before its tests and stopped after (the fields are set once it
+ * runs): the many-shop and cross-shop set-up the Bulk Job tests share.
+ */
+export function useTwoShopStack(): { sim: RunningSimulator; stack: TemporalStack; second: number } {
+  const two = {} as { sim: RunningSimulator; stack: TemporalStack; second: number };
+  beforeAll(async () => {
+    two.sim = await startSimulator({ demo: true, config: { fetchPictures: false } });
+    const shop = addShop(two.sim, { username: 'second-shop', partnerId: 'partner-second' });
+    two.second = shop.sellerId;
+    two.stack = await startTemporalStack({
+      demo: { baseUrl: two.sim.url, apiKey: 'pak_demo_selling_kit' },
+      second: shop.credential,
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await two.stack?.stop();
+    await two.sim?.close();
+  }, 60_000);
+  return two;
+}
+
+/** The SKUs of seller `sellerId` in `sim` that start with `prefix`, sorted. */
+export const skusOf = (sim: RunningSimulator, sellerId: number, prefix: string) =>
+  [...sim.world.sellers.get(sellerId)!.skus.keys()].filter((s) => s.startsWith(prefix)).sort();
+
+/** A request of the Bulk Job node's Temporal transport, as it hands it to n8n's HTTP helper. */
+export interface TemporalHttpRequest {
+  method: string;
+  url: string;
+  body?: unknown;
+  qs?: Record<string, unknown>;
+}
+
+/**
+ * n8n's `httpRequestWithAuthentication` for the node's Temporal credential, done over real HTTP (JSON
+ * in and out, the status answered beside the body): what the node's tests mock that helper with.
+ */
+export async function temporalHttp(req: TemporalHttpRequest) {
+  const url = new URL(req.url);
+  for (const [k, v] of Object.entries(req.qs ?? {})) url.searchParams.set(k, String(v));
+  const res = await fetch(url, {
+    method: req.method,
+    headers: { 'content-type': 'application/json' },
+    body: req.body === undefined ? undefined : JSON.stringify(req.body),
+  });
+  const text = await res.text();
+  return { statusCode: res.status, body: text ? JSON.parse(text) : {} };
+}
+
 export { FEED_HEADER };
+
+/** A valid feed row (feedRow) as an n8n user's input item: the CSV feed's columns, every cell a string. */
+export const feedRowItem = (sku: string): INodeExecutionData => {
+  const names = FEED_HEADER.split(',');
+  const cells = feedRow(sku).split(',');
+  return { json: Object.fromEntries(names.map((n, i) => [n, cells[i]!])) };
+};
 /** A valid feed row whose picture is named after its SKU (the shared row, temporal-workflows' testing). */
 export const feedRow = (sku: string, picture = `https://img.example/${sku}.png`) =>
   sharedFeedRow(sku, { picture });

@@ -269,12 +269,19 @@ export type AddressKind =
   | 'reserved';
 
 /** What kind of address `address` is (an IPv4-mapped or NAT64 IPv6 address as its IPv4 address). */
-// eslint-disable-next-line complexity -- over the house's limit: to be split (issue 25)
 export function addressKind(address: string): AddressKind {
   const family = isIP(address);
   if (family === 4) return ipv4Kind(address.split('.').map(Number));
   if (family !== 6) return 'reserved';
   const b = ipv6Bytes(address);
+  return carriedKind(b) ?? ipv6Kind(b);
+}
+
+/**
+ * An IPv6 address that carries an IPv4 address is as open as that address (a resolver may answer with
+ * one to reach a private IPv4 host): mapped, translated, compatible, NAT64, 6to4. Undefined otherwise.
+ */
+function carriedKind(b: number[]): AddressKind | undefined {
   const zero = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
   if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return ipv4Kind(b.slice(12)); // ::ffff:a.b.c.d
   if (zero(0, 8) && b[8] === 0xff && b[9] === 0xff && zero(10, 12)) return ipv4Kind(b.slice(12)); // ::ffff:0:a.b.c.d, translated
@@ -283,19 +290,24 @@ export function addressKind(address: string): AddressKind {
     if (b[15] === 1 && zero(12, 15)) return 'loopback';
     return ipv4Kind(b.slice(12)); // ::a.b.c.d (deprecated IPv4-compatible)
   }
-  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zero(4, 12))
-    return ipv4Kind(b.slice(12)); // 64:ff9b::/96, NAT64
-  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && b[4] === 0 && b[5] === 1)
+  const nat64 = b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b;
+  if (nat64 && zero(4, 12)) return ipv4Kind(b.slice(12)); // 64:ff9b::/96, NAT64
+  if (nat64 && b[4] === 0 && b[5] === 1)
     // 64:ff9b:1::/48, local-use NAT64: the IPv4 address last (a /96 prefix) is classified; where a
     // shorter prefix puts it elsewhere it cannot be told apart, so the address is not public.
     return zero(6, 12) ? ipv4Kind(b.slice(12)) : 'reserved';
+  if (b[0] === 0x20 && b[1] === 0x02) return ipv4Kind(b.slice(2, 6)); // 6to4 carries an IPv4 address
+  return undefined;
+}
+
+/** An IPv6 address that carries no IPv4 address, by its prefix. */
+function ipv6Kind(b: number[]): AddressKind {
   if (b[0] === 0xff) return 'multicast';
   if (b[0] === 0xfe && (b[1]! & 0xc0) === 0x80) return 'link-local';
   if (b[0] === 0xfe && (b[1]! & 0xc0) === 0xc0) return 'unique-local'; // fec0::/10, site-local
   if ((b[0]! & 0xfe) === 0xfc) return 'unique-local';
   if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0x0d && b[3] === 0xb8) return 'reserved'; // 2001:db8::/32
-  if (b[0] === 0x20 && b[1] === 0x02) return ipv4Kind(b.slice(2, 6)); // 6to4 carries an IPv4 address
-  if (b[0] === 0x01 && zero(1, 8)) return 'reserved'; // 100::/64, discard
+  if (b[0] === 0x01 && b.slice(1, 8).every((x) => x === 0)) return 'reserved'; // 100::/64, discard
   return 'public';
 }
 

@@ -9,7 +9,8 @@
 // (which holds the master ring), read by workers (client-keys-watch.ts). Statements are parameterised;
 // the schema name is checked to be a plain identifier; errors name the database without its password.
 import { inTransaction } from '../stores/pg-transaction.ts';
-import pg from 'pg';
+import { openPool, plainIdentifier, tableExists, tablesOnce } from '../stores/pg-setup.ts';
+import type pg from 'pg';
 import type { CodecKeyring } from '../codec/codec.ts';
 import { redactDatabaseUrl } from '../stores/token-store-pg.ts';
 import { openClientKey, sealClientKey, unopenedRowWarning, type SealedClientKey } from './client-key-seal.ts';
@@ -72,129 +73,13 @@ export interface PgClientKeys {
   close(): Promise<void>;
 }
 
-// eslint-disable-next-line max-lines-per-function -- over the house's limit: to be split (issue 25)
 export function createPgClientKeys(options: PgClientKeysOptions): PgClientKeys {
-  const schema = options.schema ?? 'public';
-  // Interpolated into SQL below: only a plain identifier is accepted.
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema))
-    throw new ClientKeysError(
-      `client keyring schema "${schema}" must be lowercase letters, digits and underscores`,
-    );
-  const { ring } = options;
-  /** The current key alone: whether a row is already sealed under it. */
-  const current: CodecKeyring = {
-    currentId: ring.currentId,
-    keys: new Map([[ring.currentId, ring.keys.get(ring.currentId)!]]),
-  };
-  const warn = options.warn ?? console.warn;
-  const location = redactDatabaseUrl(options.url);
-  const table = `${schema}.${CLIENT_KEYS_TABLE}`;
-  const pool = new pg.Pool({
-    connectionString: options.url,
-    // A worker reads every few seconds, the CLI runs one command: one connection is plenty.
-    max: 2,
-    // An idle pool does not keep the process alive (a worker never needs to close it).
-    allowExitOnIdle: true,
-    connectionTimeoutMillis: 10_000,
-    application_name: 'selling-kit-client-keys',
-  });
-  // A connection dropped while idle (database restarted) is replaced by the next query; without this
-  // listener the pool's error event would end the process.
-  pool.on('error', (e) => warn(`client keyring ${location}: idle connection lost (${e.message})`));
-  const named = (e: unknown) =>
-    e instanceof ClientKeysError
-      ? e
-      : new ClientKeyringUnavailable(`client keyring ${location}: ${(e as Error)?.message ?? String(e)}`);
-
-  let ready: Promise<void> | undefined;
-  const migrate = () =>
-    (ready ??= (async () => {
-      const client = await pool.connect();
-      try {
-        const found = await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [table]);
-        if (found.rows[0]?.t) return;
-        await client.query('BEGIN');
-        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
-          `selling-kit-client-keys:${schema}`,
-        ]);
-        if (schema !== 'public') await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-        await client.query(
-          `CREATE TABLE IF NOT EXISTS ${table} (
-             id text PRIMARY KEY,
-             ring_key_id text NOT NULL,
-             sealed bytea NOT NULL,
-             updated_at timestamptz NOT NULL DEFAULT now()
-           )`,
-        );
-        await client.query('COMMIT');
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw e;
-      } finally {
-        client.release();
-      }
-    })().catch((e: unknown) => {
-      ready = undefined; // the next call tries again (the database may come up later)
-      throw named(e);
-    }));
-
-  /** One transaction on one connection (after the migration); rolled back when `work` throws. */
-  const tx = async <R>(work: (c: pg.PoolClient) => Promise<R>): Promise<R> => {
-    await migrate();
-    return inTransaction(pool, named, work);
-  };
-
-  interface Row {
-    id: string;
-    ring_key_id: string;
-    sealed: Buffer;
-  }
-  const sealedOf = (r: Row): SealedClientKey => ({ id: r.id, ringKeyId: r.ring_key_id, sealed: r.sealed });
-  const write = (c: pg.PoolClient, record: ClientKeyRecord, conflict: 'nothing' | 'update') => {
-    const s = sealClientKey(ring, record);
-    return c.query(
-      `INSERT INTO ${table} (id, ring_key_id, sealed) VALUES ($1, $2, $3)
-       ON CONFLICT (id) DO ${
-         conflict === 'nothing'
-           ? 'NOTHING'
-           : 'UPDATE SET ring_key_id = EXCLUDED.ring_key_id, sealed = EXCLUDED.sealed, updated_at = now()'
-       }`,
-      [s.id, s.ringKeyId, s.sealed],
-    );
-  };
-  /** The record stored under `id`, locked for this transaction; undefined when there is none. */
-  const locked = async (c: pg.PoolClient, id: string) => {
-    const { rows } = await c.query<Row>(
-      `SELECT id, ring_key_id, sealed FROM ${table} WHERE id = $1 FOR UPDATE`,
-      [id],
-    );
-    if (!rows[0]) return undefined;
-    const record = openClientKey(ring, sealedOf(rows[0]));
-    if (!record) throw new ClientKeysError(unopenedRowWarning(id, location));
-    return record;
-  };
-
-  const read = async () => {
-    await migrate();
-    let rows: Row[];
-    try {
-      ({ rows } = await pool.query<Row>(`SELECT id, ring_key_id, sealed FROM ${table} ORDER BY id`));
-    } catch (e) {
-      throw named(e);
-    }
-    const records: ClientKeyRecord[] = [];
-    const unopened: string[] = [];
-    for (const r of rows) {
-      const record = openClientKey(ring, sealedOf(r));
-      if (record) records.push(record);
-      else unopened.push(r.id);
-    }
-    return { records, unopened };
-  };
-
+  const db = openKeyTable(options);
+  const { location, warn } = db;
+  const read = () => readAll(db);
   return {
     location,
-    migrate,
+    migrate: db.migrate,
     read,
 
     async list() {
@@ -205,61 +90,173 @@ export function createPgClientKeys(options: PgClientKeysOptions): PgClientKeys {
 
     async issue(issue) {
       const record = newClientKeyRecord(issue);
-      return tx(async (c) => {
-        const { rowCount } = await write(c, record, issue.replace ? 'update' : 'nothing');
+      return db.tx(async (c) => {
+        const { rowCount } = await write(db, c, record, issue.replace ? 'update' : 'nothing');
         if (rowCount !== 1) throw idTaken(issue.id);
         return record;
       });
     },
 
     async retire(id) {
-      return tx(async (c) => {
-        const found = await locked(c, id);
+      return db.tx(async (c) => {
+        const found = await locked(db, c, id);
         if (!found) throw new ClientKeysError(`no client key "${id}" in the client keyring ${location}`);
         if (found.retiredAt) return found;
         const record = retired(found);
-        await write(c, record, 'update');
+        await write(db, c, record, 'update');
         return record;
       });
     },
 
-    async importRecords(records) {
-      const result: ImportResult = { imported: [], present: [], conflicting: [] };
-      for (const record of records)
-        await tx(async (c) => {
-          const found = await locked(c, record.id);
-          if (!found) {
-            await write(c, record, 'nothing');
-            result.imported.push(record.id);
-          } else if (found.key !== record.key) result.conflicting.push(record.id);
-          else {
-            // A key retired in the file stays retired; one retired in the store is never revived.
-            if (record.retiredAt && !found.retiredAt)
-              await write(c, { ...found, retiredAt: record.retiredAt }, 'update');
-            result.present.push(record.id);
-          }
-        });
-      return result;
-    },
-
-    async reseal() {
-      return tx(async (c) => {
-        const { rows } = await c.query<Row>(
-          `SELECT id, ring_key_id, sealed FROM ${table} ORDER BY id FOR UPDATE`,
-        );
-        const result = { resealed: [] as string[], unopened: [] as string[] };
-        for (const row of rows) {
-          const record = openClientKey(ring, sealedOf(row));
-          if (!record) result.unopened.push(row.id);
-          else if (row.ring_key_id !== ring.currentId || !openClientKey(current, sealedOf(row))) {
-            await write(c, record, 'update');
-            result.resealed.push(row.id);
-          }
-        }
-        return result;
-      });
-    },
-
-    close: () => pool.end(),
+    importRecords: (records) => importAll(db, records),
+    reseal: () => resealAll(db),
+    close: () => db.pool.end(),
   };
+}
+
+/** The keyring's table as this process uses it. */
+interface KeyTable {
+  pool: pg.Pool;
+  table: string;
+  location: string;
+  ring: CodecKeyring;
+  warn: (message: string) => void;
+  named: (e: unknown) => Error;
+  migrate: () => Promise<void>;
+  /** One transaction on one connection (after the migration); rolled back when `work` throws. */
+  tx: <R>(work: (c: pg.PoolClient) => Promise<R>) => Promise<R>;
+}
+
+function openKeyTable(options: PgClientKeysOptions): KeyTable {
+  const fail = (m: string) => new ClientKeysError(m);
+  const schema = plainIdentifier(options.schema ?? 'public', 'client keyring schema', fail);
+  const warn = options.warn ?? console.warn;
+  const location = redactDatabaseUrl(options.url);
+  const table = `${schema}.${CLIENT_KEYS_TABLE}`;
+  // A worker reads every few seconds, the CLI runs one command: one connection is plenty.
+  const pool = openPool(options.url, {
+    max: 2,
+    applicationName: 'selling-kit-client-keys',
+    lost: (message) => warn(`client keyring ${location}: ${message}`),
+  });
+  const named = (e: unknown) =>
+    e instanceof ClientKeysError
+      ? e
+      : new ClientKeyringUnavailable(`client keyring ${location}: ${(e as Error)?.message ?? String(e)}`);
+  const migrate = tablesOnce({
+    pool,
+    named,
+    lock: `selling-kit-client-keys:${schema}`,
+    current: (c) => tableExists(c, table),
+    create: async (c) => {
+      if (schema !== 'public') await c.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      await c.query(
+        `CREATE TABLE IF NOT EXISTS ${table} (
+           id text PRIMARY KEY,
+           ring_key_id text NOT NULL,
+           sealed bytea NOT NULL,
+           updated_at timestamptz NOT NULL DEFAULT now()
+         )`,
+      );
+    },
+  });
+  const tx = async <R>(work: (c: pg.PoolClient) => Promise<R>): Promise<R> => {
+    await migrate();
+    return inTransaction(pool, named, work);
+  };
+  return { pool, table, location, ring: options.ring, warn, named, migrate, tx };
+}
+
+interface Row {
+  id: string;
+  ring_key_id: string;
+  sealed: Buffer;
+}
+const sealedOf = (r: Row): SealedClientKey => ({ id: r.id, ringKeyId: r.ring_key_id, sealed: r.sealed });
+
+/** Seals a record under the ring's current key and writes it (a row already there: left, or replaced). */
+function write(db: KeyTable, c: pg.PoolClient, record: ClientKeyRecord, conflict: 'nothing' | 'update') {
+  const s = sealClientKey(db.ring, record);
+  return c.query(
+    `INSERT INTO ${db.table} (id, ring_key_id, sealed) VALUES ($1, $2, $3)
+     ON CONFLICT (id) DO ${
+       conflict === 'nothing'
+         ? 'NOTHING'
+         : 'UPDATE SET ring_key_id = EXCLUDED.ring_key_id, sealed = EXCLUDED.sealed, updated_at = now()'
+     }`,
+    [s.id, s.ringKeyId, s.sealed],
+  );
+}
+
+/** The record stored under `id`, locked for this transaction; undefined when there is none. */
+async function locked(db: KeyTable, c: pg.PoolClient, id: string): Promise<ClientKeyRecord | undefined> {
+  const { rows } = await c.query<Row>(
+    `SELECT id, ring_key_id, sealed FROM ${db.table} WHERE id = $1 FOR UPDATE`,
+    [id],
+  );
+  if (!rows[0]) return undefined;
+  const record = openClientKey(db.ring, sealedOf(rows[0]));
+  if (!record) throw new ClientKeysError(unopenedRowWarning(id, db.location));
+  return record;
+}
+
+async function readAll(db: KeyTable): Promise<{ records: ClientKeyRecord[]; unopened: string[] }> {
+  await db.migrate();
+  let rows: Row[];
+  try {
+    ({ rows } = await db.pool.query<Row>(`SELECT id, ring_key_id, sealed FROM ${db.table} ORDER BY id`));
+  } catch (e) {
+    throw db.named(e);
+  }
+  const records: ClientKeyRecord[] = [];
+  const unopened: string[] = [];
+  for (const r of rows) {
+    const record = openClientKey(db.ring, sealedOf(r));
+    if (record) records.push(record);
+    else unopened.push(r.id);
+  }
+  return { records, unopened };
+}
+
+async function importAll(db: KeyTable, records: readonly ClientKeyRecord[]): Promise<ImportResult> {
+  const result: ImportResult = { imported: [], present: [], conflicting: [] };
+  for (const record of records)
+    await db.tx(async (c) => {
+      const found = await locked(db, c, record.id);
+      if (!found) {
+        await write(db, c, record, 'nothing');
+        result.imported.push(record.id);
+      } else if (found.key !== record.key) result.conflicting.push(record.id);
+      else {
+        // A key retired in the file stays retired; one retired in the store is never revived.
+        if (record.retiredAt && !found.retiredAt)
+          await write(db, c, { ...found, retiredAt: record.retiredAt }, 'update');
+        result.present.push(record.id);
+      }
+    });
+  return result;
+}
+
+async function resealAll(db: KeyTable): Promise<{ resealed: string[]; unopened: string[] }> {
+  const { ring } = db;
+  /** The current key alone: whether a row is already sealed under it. */
+  const current: CodecKeyring = {
+    currentId: ring.currentId,
+    keys: new Map([[ring.currentId, ring.keys.get(ring.currentId)!]]),
+  };
+  return db.tx(async (c) => {
+    const { rows } = await c.query<Row>(
+      `SELECT id, ring_key_id, sealed FROM ${db.table} ORDER BY id FOR UPDATE`,
+    );
+    const result = { resealed: [] as string[], unopened: [] as string[] };
+    for (const row of rows) {
+      const record = openClientKey(ring, sealedOf(row));
+      if (!record) result.unopened.push(row.id);
+      else if (row.ring_key_id !== ring.currentId || !openClientKey(current, sealedOf(row))) {
+        await write(db, c, record, 'update');
+        result.resealed.push(row.id);
+      }
+    }
+    return result;
+  });
 }

@@ -152,11 +152,131 @@ function pemOf(source: ConfigDataSource, setting: string, kind: 'certificate' | 
   return bytes;
 }
 
+/** What one load reads from: the caller's flags, the environment, and the profile with and without it. */
+interface Sources {
+  flags: ConnectionFlags;
+  env: Env;
+  names: FlagNames;
+  /** The file's profile with the environment on top. */
+  merged: ClientConfigProfile;
+  /** The file's profile alone: tells a profile key from a variable when naming a setting. */
+  fileOnly: ClientConfigProfile;
+  /** `<file> [profile.<name>] <key>`, how a message names a profile key. */
+  inProfile: (key: string) => string;
+}
+
+function sourcesOf(flags: ConnectionFlags, env: Env, names: FlagNames): Sources {
+  const { name: profileName, file } = profileOf(flags, env);
+  return {
+    flags,
+    env,
+    names,
+    merged: loadProfile(flags, env, names, false),
+    fileOnly: loadProfile(flags, env, names, true),
+    inProfile: (key) => `${file ?? 'temporal.toml'} [profile.${profileName}] ${key}`,
+  };
+}
+
+/** Where a setting came from: its flag, else the first variable set, else the profile key (if it has one). */
+function settingOf(
+  src: Sources,
+  flag: keyof ConnectionFlags,
+  variables: readonly string[],
+  tomlKey: string,
+  inFile: boolean,
+): string | undefined {
+  if (src.flags[flag] !== undefined) return src.names[flag] ?? flag;
+  const variable = variables.find((v) => src.env[v] !== undefined);
+  if (variable) return variable;
+  return inFile ? src.inProfile(tomlKey) : undefined;
+}
+
+interface TlsFile {
+  source?: ConfigDataSource;
+  setting?: string;
+}
+
+/** One TLS file: its flag's path, else the environment's (over the profile), else the profile's own. */
+function tlsFileOf(
+  src: Sources,
+  flag: 'tlsCaPath' | 'tlsCertPath' | 'tlsKeyPath',
+  variables: readonly string[],
+  tomlKey: string,
+  pick: (tls: NonNullable<ClientConfigProfile['tls']>) => ConfigDataSource | undefined,
+): TlsFile {
+  const path = src.flags[flag];
+  if (path !== undefined) return { source: { path }, setting: src.names[flag] ?? flag };
+  const variable = variables.find((v) => src.env[v] !== undefined);
+  if (variable) return { source: src.merged.tls && pick(src.merged.tls), setting: variable };
+  const fileSource = src.fileOnly.tls && pick(src.fileOnly.tls);
+  if (fileSource)
+    return {
+      source: fileSource,
+      setting: src.inProfile(`${tomlKey}_${'path' in fileSource ? 'path' : 'data'}`),
+    };
+  return {};
+}
+
+/** The three TLS files; a client certificate without its key (or the reverse) is refused by name. */
+function tlsFilesOf(src: Sources) {
+  const files = {
+    serverCa: tlsFileOf(src, 'tlsCaPath', TLS_ENV.serverCa, 'server_ca_cert', (t) => t.serverCACert),
+    clientCert: tlsFileOf(src, 'tlsCertPath', TLS_ENV.clientCert, 'client_cert', (t) => t.clientCert),
+    clientKey: tlsFileOf(src, 'tlsKeyPath', TLS_ENV.clientKey, 'client_key', (t) => t.clientKey),
+  };
+  const [cert, key] = [files.clientCert, files.clientKey];
+  if (!!cert.source !== !!key.source) {
+    const missing = cert.source ? key : cert;
+    const present = cert.source ? cert : key;
+    const missingName = cert.source
+      ? (src.names.tlsKeyPath ?? 'TEMPORAL_TLS_CLIENT_KEY_PATH')
+      : (src.names.tlsCertPath ?? 'TEMPORAL_TLS_CLIENT_CERT_PATH');
+    throw new ConnectionConfigError(
+      missing.setting ?? missingName,
+      `mTLS needs a client certificate and its key: ${present.setting} is set, ${missingName} is not`,
+    );
+  }
+  return files;
+}
+
+/**
+ * TLS as the SDK takes it: false when the profile turns it off (and no flag turns it on), the files' PEM
+ * when anything asks for TLS (a TLS setting, a flag, or an API key: Cloud is TLS-only), else undefined.
+ * Notes in `from` which settings it came from.
+ */
+function tlsOf(
+  src: Sources,
+  apiKey: string | undefined,
+  from: TemporalConnectionConfig['from'],
+): TLSConfig | boolean | undefined {
+  const { flags } = src;
+  const tls = src.merged.tls;
+  const files = tlsFilesOf(src); // a half pair is refused even where TLS ends up off
+  const tlsFlags = flags.tlsCaPath ?? flags.tlsCertPath ?? flags.tlsServerName;
+  if (tls?.disabled === true && !tlsFlags) return false;
+  if (tls === undefined && tlsFlags === undefined && apiKey === undefined) return undefined;
+  const [ca, cert, key] = [files.serverCa, files.clientCert, files.clientKey];
+  from.tls = ca.setting ?? cert.setting ?? (apiKey && !tls ? from.apiKey : 'TEMPORAL_TLS');
+  if (ca.setting) from.serverCa = ca.setting;
+  if (cert.setting) from.clientCert = cert.setting;
+  if (key.setting) from.clientKey = key.setting;
+  return {
+    serverNameOverride: flags.tlsServerName ?? tls?.serverName,
+    serverRootCACertificate: ca.source ? pemOf(ca.source, ca.setting!, 'certificate') : undefined,
+    clientCertPair:
+      cert.source && key.source
+        ? {
+            crt: pemOf(cert.source, cert.setting!, 'certificate'),
+            key: pemOf(key.source, key.setting!, 'key'),
+          }
+        : undefined,
+  };
+}
+
 /**
  * The connection settings: flags, else the environment (TEMPORAL_*), else the profile of the config file,
  * else `fallback` (e.g. the CLI's own config file), else the local dev server's defaults.
  */
-// eslint-disable-next-line complexity -- over the house's limit: to be split (issue 25)
 export function loadConnectionConfig(
   flags: ConnectionFlags = {},
   options: {
@@ -167,128 +287,26 @@ export function loadConnectionConfig(
     tls?: boolean;
   } = {},
 ): TemporalConnectionConfig {
-  const env = options.env ?? process.env;
-  const names = options.names ?? {};
-  const merged = loadProfile(flags, env, names, false); // the file's profile with the environment on top
-  const fileOnly = loadProfile(flags, env, names, true);
-  const { name: profileName, file } = profileOf(flags, env);
-  const inProfile = (key: string) => `${file ?? 'temporal.toml'} [profile.${profileName}] ${key}`;
-  const source = (
-    flag: keyof ConnectionFlags,
-    variables: readonly string[],
-    tomlKey: string,
-    has: boolean,
-  ) => {
-    if (flags[flag] !== undefined) return names[flag] ?? flag;
-    const variable = variables.find((v) => env[v] !== undefined);
-    if (variable) return variable;
-    return has ? inProfile(tomlKey) : undefined;
-  };
-
-  const address = flags.address ?? merged.address ?? options.fallback?.address ?? DEFAULT_TEMPORAL_ADDRESS;
-  const namespace = flags.namespace ?? merged.namespace ?? options.fallback?.namespace ?? DEFAULT_NAMESPACE;
-  const fallbackFrom = options.fallback?.from ?? 'default';
+  const src = sourcesOf(flags, options.env ?? process.env, options.names ?? {});
+  const { merged, fileOnly, env } = src;
+  const fallback = options.fallback ?? {};
+  const address = flags.address ?? merged.address ?? fallback.address ?? DEFAULT_TEMPORAL_ADDRESS;
+  const namespace = flags.namespace ?? merged.namespace ?? fallback.namespace ?? DEFAULT_NAMESPACE;
+  const fallbackFrom = fallback.from ?? 'default';
   const from: TemporalConnectionConfig['from'] = {
     address:
-      source('address', ['TEMPORAL_ADDRESS'], 'address', fileOnly.address !== undefined) ??
-      (options.fallback?.address ? fallbackFrom : 'default'),
+      settingOf(src, 'address', ['TEMPORAL_ADDRESS'], 'address', fileOnly.address !== undefined) ??
+      (fallback.address ? fallbackFrom : 'default'),
     namespace:
-      source('namespace', ['TEMPORAL_NAMESPACE'], 'namespace', fileOnly.namespace !== undefined) ??
-      (options.fallback?.namespace ? fallbackFrom : 'default'),
+      settingOf(src, 'namespace', ['TEMPORAL_NAMESPACE'], 'namespace', fileOnly.namespace !== undefined) ??
+      (fallback.namespace ? fallbackFrom : 'default'),
   };
   const apiKey = merged.apiKey || undefined;
-  if (apiKey) from.apiKey = env.TEMPORAL_API_KEY !== undefined ? 'TEMPORAL_API_KEY' : inProfile('api_key');
-
+  if (apiKey)
+    from.apiKey = env.TEMPORAL_API_KEY !== undefined ? 'TEMPORAL_API_KEY' : src.inProfile('api_key');
   const metadata = merged.grpcMeta && Object.keys(merged.grpcMeta).length ? merged.grpcMeta : undefined;
   if (options.tls === false) return { address, namespace, apiKey, metadata, from };
-
-  // TLS: the profile's files (paths or inline data) with the environment's on top, each replaced by its flag.
-  const tls = merged.tls;
-  const tlsFile = (
-    flag: 'tlsCaPath' | 'tlsCertPath' | 'tlsKeyPath',
-    variables: readonly string[],
-    tomlKey: string,
-    mergedSource: ConfigDataSource | undefined,
-    fileSource: ConfigDataSource | undefined,
-  ): { source?: ConfigDataSource; setting?: string } => {
-    const path = flags[flag];
-    if (path !== undefined) return { source: { path }, setting: names[flag] ?? flag };
-    const variable = variables.find((v) => env[v] !== undefined);
-    if (variable) return { source: mergedSource, setting: variable };
-    if (fileSource)
-      return {
-        source: fileSource,
-        setting: inProfile(`${tomlKey}_${'path' in fileSource ? 'path' : 'data'}`),
-      };
-    return {};
-  };
-  const files = {
-    serverCa: tlsFile(
-      'tlsCaPath',
-      TLS_ENV.serverCa,
-      'server_ca_cert',
-      tls?.serverCACert,
-      fileOnly.tls?.serverCACert,
-    ),
-    clientCert: tlsFile(
-      'tlsCertPath',
-      TLS_ENV.clientCert,
-      'client_cert',
-      tls?.clientCert,
-      fileOnly.tls?.clientCert,
-    ),
-    clientKey: tlsFile(
-      'tlsKeyPath',
-      TLS_ENV.clientKey,
-      'client_key',
-      tls?.clientKey,
-      fileOnly.tls?.clientKey,
-    ),
-  };
-  const [cert, key] = [files.clientCert, files.clientKey];
-  if (!!cert.source !== !!key.source) {
-    const missing = cert.source ? key : cert;
-    const present = cert.source ? cert : key;
-    const missingName = cert.source
-      ? (names.tlsKeyPath ?? 'TEMPORAL_TLS_CLIENT_KEY_PATH')
-      : (names.tlsCertPath ?? 'TEMPORAL_TLS_CLIENT_CERT_PATH');
-    throw new ConnectionConfigError(
-      missing.setting ?? missingName,
-      `mTLS needs a client certificate and its key: ${present.setting} is set, ${missingName} is not`,
-    );
-  }
-  const tlsFlags = flags.tlsCaPath ?? flags.tlsCertPath ?? flags.tlsServerName;
-  const disabled = tls?.disabled === true && !tlsFlags;
-  const wanted = !disabled && (tls !== undefined || tlsFlags !== undefined || apiKey !== undefined);
-  let tlsConfig: TLSConfig | boolean | undefined;
-  if (disabled) tlsConfig = false;
-  else if (wanted) {
-    tlsConfig = {
-      serverNameOverride: flags.tlsServerName ?? tls?.serverName,
-      serverRootCACertificate: files.serverCa.source
-        ? pemOf(files.serverCa.source, files.serverCa.setting!, 'certificate')
-        : undefined,
-      clientCertPair:
-        cert.source && key.source
-          ? {
-              crt: pemOf(cert.source, cert.setting!, 'certificate'),
-              key: pemOf(key.source, key.setting!, 'key'),
-            }
-          : undefined,
-    };
-    from.tls = files.serverCa.setting ?? cert.setting ?? (apiKey && !tls ? from.apiKey : 'TEMPORAL_TLS');
-    if (files.serverCa.setting) from.serverCa = files.serverCa.setting;
-    if (cert.setting) from.clientCert = cert.setting;
-    if (key.setting) from.clientKey = key.setting;
-  }
-  return {
-    address,
-    namespace,
-    tls: tlsConfig,
-    apiKey,
-    metadata,
-    from,
-  };
+  return { address, namespace, tls: tlsOf(src, apiKey, from), apiKey, metadata, from };
 }
 
 /** What `Connection.connect` and `NativeConnection.connect` take from the settings. */

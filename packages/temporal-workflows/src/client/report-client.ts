@@ -6,9 +6,10 @@
 // — a many-shop job one file per shop, `<dir>/<jobId>/<shopId>.ndjson` — through temporary files renamed
 // into place (a reader never sees half a file).
 import { createHash, randomUUID } from 'node:crypto';
+import { innermostMessage, runOnWorker } from './on-worker.ts';
 import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { TimeoutFailure, WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { ApplicationFailure, type Duration } from '@temporalio/common';
 import { msToNumber } from '@temporalio/common/lib/time.js';
 import {
@@ -56,14 +57,6 @@ export class JobReportError extends Error {
   }
 }
 
-/** The innermost message of a failure chain (the activity's own reason). */
-function innermost(e: Error): string {
-  let message = e.message;
-  for (let c = e.cause as Error | undefined; c; c = c.cause as Error | undefined)
-    if (c.message) message = c.message;
-  return message;
-}
-
 /** One page: a run of the report workflow, its result. */
 async function readPage(
   client: Client,
@@ -72,28 +65,26 @@ async function readPage(
 ): Promise<JobReportPage> {
   const taskQueue = opts.taskQueue ?? DEFAULT_TASK_QUEUE;
   const timeout = opts.timeout ?? JOB_REPORT_TIMEOUT;
-  try {
-    return await client.workflow.execute(jobReportWorkflow, {
-      taskQueue,
-      workflowId: jobReportWorkflowId(input.jobId, randomUUID().slice(0, 8)),
-      args: [input],
-      workflowExecutionTimeout: timeout,
-    });
-  } catch (e) {
-    if (!(e instanceof WorkflowFailedError)) throw e;
-    if (e.cause instanceof TimeoutFailure)
-      throw new JobReportError(
-        `no selling-kit worker on task queue ${taskQueue} read job ${input.jobId}'s report within ${String(timeout)}: start one with \`selling-kit worker\``,
-        'no_worker',
-      );
-    // Refused by the worker: the shops named are not the job's (the activity), or the reader's key is
-    // not granted them (the codec: the run fails at once, InputRefused).
-    const refused = [REPORT_REFUSED, INPUT_REFUSED].includes(failureType(e) ?? '');
-    throw new JobReportError(
-      `job ${input.jobId}'s report could not be read: ${innermost(e)}`,
-      refused ? 'refused' : 'failed',
-    );
-  }
+  const workflowId = jobReportWorkflowId(input.jobId, randomUUID().slice(0, 8));
+  return runOnWorker(
+    client,
+    jobReportWorkflow,
+    { taskQueue, workflowId, args: [input], workflowExecutionTimeout: timeout },
+    {
+      noWorker: () =>
+        new JobReportError(
+          `no selling-kit worker on task queue ${taskQueue} read job ${input.jobId}'s report within ${String(timeout)}: start one with \`selling-kit worker\``,
+          'no_worker',
+        ),
+      // Refused by the worker: the shops named are not the job's (the activity), or the reader's key is
+      // not granted them (the codec: the run fails at once, InputRefused).
+      failed: (e) =>
+        new JobReportError(
+          `job ${input.jobId}'s report could not be read: ${innermostMessage(e)}`,
+          [REPORT_REFUSED, INPUT_REFUSED].includes(failureType(e) ?? '') ? 'refused' : 'failed',
+        ),
+    },
+  );
 }
 
 /** The type of the innermost application failure of a chain. */

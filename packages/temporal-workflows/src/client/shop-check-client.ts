@@ -3,7 +3,8 @@
 // it for every shop it names; an answer of `ok: false` says why in words (code, message), a task queue no
 // worker serves says that instead of hanging.
 import { randomUUID } from 'node:crypto';
-import { TimeoutFailure, WorkflowFailedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
+import { innermostMessage, runOnWorker } from './on-worker.ts';
 import type { Duration } from '@temporalio/common';
 import {
   DEFAULT_TASK_QUEUE,
@@ -33,23 +34,22 @@ export async function checkShop(
 ): Promise<ShopCheckResult> {
   const taskQueue = opts.taskQueue ?? DEFAULT_TASK_QUEUE;
   const timeout = opts.timeout ?? SHOP_CHECK_TIMEOUT;
-  try {
-    return await client.workflow.execute(shopCheckWorkflow, {
-      taskQueue,
-      workflowId: shopCheckWorkflowId(input.shopId, randomUUID().slice(0, 8)),
-      args: [input],
-      workflowExecutionTimeout: timeout,
-    });
-  } catch (e) {
-    if (!(e instanceof WorkflowFailedError)) throw e;
-    if (e.cause instanceof TimeoutFailure)
-      throw new ShopCheckError(
-        `no selling-kit worker on task queue ${taskQueue} checked shop "${input.shopId}" within ${String(timeout)}: start one with \`selling-kit worker\``,
-        'no_worker',
-      );
-    let message = e.message;
-    for (let c = e.cause as Error | undefined; c; c = c.cause as Error | undefined)
-      if (c.message) message = c.message;
-    throw new ShopCheckError(`the worker refused to check shop "${input.shopId}": ${message}`, 'refused');
-  }
+  const workflowId = shopCheckWorkflowId(input.shopId, randomUUID().slice(0, 8));
+  return runOnWorker(
+    client,
+    shopCheckWorkflow,
+    { taskQueue, workflowId, args: [input], workflowExecutionTimeout: timeout },
+    {
+      noWorker: () =>
+        new ShopCheckError(
+          `no selling-kit worker on task queue ${taskQueue} checked shop "${input.shopId}" within ${String(timeout)}: start one with \`selling-kit worker\``,
+          'no_worker',
+        ),
+      failed: (e) =>
+        new ShopCheckError(
+          `the worker refused to check shop "${input.shopId}": ${innermostMessage(e)}`,
+          'refused',
+        ),
+    },
+  );
 }

@@ -12,12 +12,14 @@
 //   per piece so two attempts writing at once leave one whole piece); the report is merged in SQL
 //   (DISTINCT ON (line) … ORDER BY line, seq DESC over the accepted attempts, seq <= upToSeq).
 // Every statement is parameterised; the schema name is checked to be a plain identifier before it is
-// put into SQL. Errors name the database (`postgres://user@host:port/db`) and never its password; a
+// put into SQL (the tables' names, layout and version: job-store-pg-schema.ts). Errors name the database (`postgres://user@host:port/db`) and never its password; a
 // connection that fails is a retryable JobStoreUnavailable (the job pauses and retries).
-import { inTransaction as pgTransaction, probeWrite } from './pg-transaction.ts';
 import { randomUUID } from 'node:crypto';
+import { inTransaction, probeWrite } from './pg-transaction.ts';
+import { openPool, plainIdentifier, tablesOnce } from './pg-setup.ts';
+import { jobTables, jobTablesSetup, type JobTables } from './job-store-pg-schema.ts';
 import { ApplicationFailure } from '@temporalio/common';
-import pg from 'pg';
+import type pg from 'pg';
 import { redactDatabaseUrl } from './token-store-pg.ts';
 import type { ItemResult } from '../types.ts';
 import {
@@ -30,9 +32,6 @@ import {
   type SnapshotMeta,
 } from './job-store.ts';
 
-/** The tables' layout version, kept in selling_kit_job_store (a later layout migrates from it). */
-/** 2: the `starts` table (claimStart). A version-1 store is migrated by the first 0.5 worker to open it. */
-export const JOB_STORE_SCHEMA_VERSION = 2;
 /** Rows sent in one INSERT (records or outcome lines): bounds one message's size. */
 const ROWS_PER_INSERT = 5000;
 /** Jobs removed in one transaction by expire() (each may hold 100k records). */
@@ -112,223 +111,102 @@ const chunks = <T>(items: T[], size: number): T[][] => {
   return out;
 };
 
-// eslint-disable-next-line max-lines-per-function -- over the house's limit: to be split (issue 25)
 export function createPgJobStore(options: PgJobStoreOptions): JobStore {
-  const schema = options.schema ?? 'public';
-  // Interpolated into SQL below: only a plain identifier is accepted.
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema))
-    throw new Error(`job store schema "${schema}" must be lowercase letters, digits and underscores`);
+  const db = openJobDb(options);
+  let closed = false;
+  return {
+    kind: 'postgres',
+    location: db.location,
+    migrate: db.migrate,
+    ...jobMethods(db),
+    ...snapshotMethods(db),
+    ...outcomeMethods(db),
+    async close() {
+      if (closed || !db.ownPool) return;
+      closed = true;
+      await db.pool.end();
+    },
+  };
+}
+
+/** The store's database as its methods use it. */
+interface JobDb {
+  pool: pg.Pool;
+  ownPool: boolean;
+  schema: string;
+  T: JobTables;
+  location: string;
+  /** The store's wording of an error; an unreachable database is a retryable JobStoreUnavailable. */
+  named: (e: unknown) => Error;
+  migrate: () => Promise<void>;
+  /** One statement (after the migration). */
+  query: <R extends pg.QueryResultRow>(text: string, values: unknown[]) => Promise<pg.QueryResult<R>>;
+  /** One transaction on one connection (after the migration); rolled back when `work` throws. */
+  tx: <R>(work: (c: pg.PoolClient) => Promise<R>) => Promise<R>;
+}
+
+function openJobDb(options: PgJobStoreOptions): JobDb {
+  const schema = plainIdentifier(options.schema ?? 'public', 'job store schema');
   const ownPool = !options.pool;
   const pool =
     options.pool ??
-    new pg.Pool({
-      connectionString: options.url,
+    openPool(options.url, {
       max: options.poolSize ?? 8,
-      // An idle pool does not keep the process alive; the worker closes it at shutdown anyway.
-      allowExitOnIdle: true,
-      connectionTimeoutMillis: 10_000,
-      application_name: 'selling-kit-job-store',
+      applicationName: 'selling-kit-job-store',
+      lost: (message) => console.error(`job store ${location}: ${message}`),
     });
   const location = options.url ? redactDatabaseUrl(options.url) : describePool(pool);
-  // A connection dropped while idle (database restarted) is replaced by the next query; without this
-  // listener the pool's error event would end the process.
-  if (ownPool)
-    pool.on('error', (e) => console.error(`job store ${location}: idle connection lost (${e.message})`));
-
-  const T = {
-    meta: `${schema}.selling_kit_job_store`,
-    jobs: `${schema}.selling_kit_jobs`,
-    records: `${schema}.selling_kit_job_records`,
-    outcomes: `${schema}.selling_kit_job_outcomes`,
-    starts: `${schema}.selling_kit_job_starts`,
-  };
-
+  const T = jobTables(schema);
   const named = (e: unknown): Error => {
     if (e instanceof ApplicationFailure && e.type === JOB_STORE_UNAVAILABLE) return e;
     const message = `job store ${location}: ${(e as Error)?.message ?? String(e)}`;
     return unreachable(e) ? ApplicationFailure.retryable(message, JOB_STORE_UNAVAILABLE) : new Error(message);
   };
-
-  /** One transaction on one connection; rolled back when `work` throws. */
-  const inTransaction = <R>(work: (c: pg.PoolClient) => Promise<R>): Promise<R> =>
-    pgTransaction(pool, named, work);
-
-  const runMigration = async () => {
-    let client: pg.PoolClient;
-    try {
-      client = await pool.connect();
-    } catch (e) {
-      throw named(e);
-    }
-    try {
-      // Already migrated: no DDL at all, so a role with only SELECT / INSERT / UPDATE / DELETE on the
-      // tables (no CREATE on the schema) runs every worker once an operator has migrated.
-      const found = await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [T.meta]);
-      if (found.rows[0]?.t) {
-        const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${T.meta}`);
-        const version = rows[0]?.version;
-        if (version === JOB_STORE_SCHEMA_VERSION) return;
-        if (version !== undefined && version > JOB_STORE_SCHEMA_VERSION)
-          throw new Error(
-            `the tables are at version ${version}, newer than this worker's ${JOB_STORE_SCHEMA_VERSION}: upgrade the worker`,
-          );
-      }
-      await client.query('BEGIN');
-      // Workers starting together: one creates, the others wait here and then find everything made.
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`selling-kit-job-store:${schema}`]);
-      if (schema !== 'public') await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-      await client.query(
-        `CREATE TABLE IF NOT EXISTS ${T.meta} (
-           one boolean PRIMARY KEY DEFAULT true CHECK (one),
-           store_id uuid NOT NULL,
-           version integer NOT NULL,
-           created_at timestamptz NOT NULL DEFAULT now()
-         )`,
-      );
-      await client.query(
-        `CREATE TABLE IF NOT EXISTS ${T.jobs} (
-           workflow_id text NOT NULL,
-           first_run_id text NOT NULL,
-           job_id text NOT NULL,
-           parent_job_id text,
-           shop_id text,
-           created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
-           snapshot jsonb,
-           snapshot_writer uuid,
-           ended_at timestamptz,
-           state text,
-           accepted jsonb,
-           up_to_seq integer,
-           PRIMARY KEY (workflow_id, first_run_id)
-         )`,
-      );
-      await client.query(`CREATE INDEX IF NOT EXISTS selling_kit_jobs_job_id ON ${T.jobs} (job_id)`);
-      await client.query(
-        `CREATE INDEX IF NOT EXISTS selling_kit_jobs_parent_job_id ON ${T.jobs} (parent_job_id)
-         WHERE parent_job_id IS NOT NULL`,
-      );
-      await client.query(`CREATE INDEX IF NOT EXISTS selling_kit_jobs_created_at ON ${T.jobs} (created_at)`);
-      await client.query(
-        `CREATE TABLE IF NOT EXISTS ${T.records} (
-           workflow_id text NOT NULL,
-           first_run_id text NOT NULL,
-           writer uuid NOT NULL,
-           idx integer NOT NULL,
-           record text NOT NULL,
-           PRIMARY KEY (workflow_id, first_run_id, writer, idx)
-         )`,
-      );
-      await client.query(
-        `CREATE TABLE IF NOT EXISTS ${T.outcomes} (
-           workflow_id text NOT NULL,
-           first_run_id text NOT NULL,
-           seq integer NOT NULL,
-           attempt integer NOT NULL,
-           piece integer NOT NULL,
-           line integer NOT NULL,
-           kind text NOT NULL,
-           result jsonb NOT NULL,
-           PRIMARY KEY (workflow_id, first_run_id, seq, attempt, piece, line)
-         )`,
-      );
-      await client.query(
-        `CREATE TABLE IF NOT EXISTS ${T.starts} (
-           start_id text PRIMARY KEY,
-           workflow_id text NOT NULL,
-           first_run_id text NOT NULL
-         )`,
-      );
-      await client.query(
-        `CREATE INDEX IF NOT EXISTS selling_kit_job_starts_by_job ON ${T.starts} (workflow_id, first_run_id)`,
-      );
-      // The merge walks a job's lines in order, newest seq first: pages are index range scans.
-      await client.query(
-        `CREATE INDEX IF NOT EXISTS selling_kit_job_outcomes_by_line
-           ON ${T.outcomes} (workflow_id, first_run_id, line, seq DESC)`,
-      );
-      await client.query(
-        `INSERT INTO ${T.meta} (one, store_id, version) VALUES (true, $1, $2)
-         ON CONFLICT (one) DO UPDATE SET version = GREATEST(${T.meta}.version, EXCLUDED.version)`,
-        [randomUUID(), JOB_STORE_SCHEMA_VERSION],
-      );
-      await client.query('COMMIT');
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw named(e);
-    } finally {
-      client.release();
-    }
-  };
-
-  let ready: Promise<void> | undefined;
-  const migrate = () =>
-    (ready ??= runMigration().catch((e: unknown) => {
-      ready = undefined; // the next call tries again (the database may come up later)
-      throw e;
-    }));
-
-  const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[]) => {
-    await migrate();
-    try {
-      return await pool.query<R>(text, values);
-    } catch (e) {
-      throw named(e);
-    }
-  };
-  const tx = async <R>(work: (c: pg.PoolClient) => Promise<R>) => {
-    await migrate();
-    return inTransaction(work);
-  };
-
-  /** The job's row, made when missing (the first snapshot or part written for it). */
-  const ensureJob = (c: pg.PoolClient | pg.Pool, job: JobRef) =>
-    c.query(
-      `INSERT INTO ${T.jobs} (workflow_id, first_run_id, job_id, parent_job_id, shop_id)
-       VALUES ($1, $2, $3, $4, $5) ON CONFLICT (workflow_id, first_run_id) DO NOTHING`,
-      [job.workflowId, job.firstRunId, job.jobId, job.parentJobId ?? null, job.shopId ?? null],
-    );
-
-  // The merge rule: what finalize stored once the job has ended, else the caller's. $3: upToSeq,
-  // $4: accepted (jsonb: seq → attempt). Parts of the job are filtered by it in `merged`.
-  const ruleCte = `rule AS (
-      SELECT CASE WHEN j.state IS NULL THEN $3::integer ELSE j.up_to_seq END AS up_to,
-             CASE WHEN j.state IS NULL THEN $4::jsonb ELSE COALESCE(j.accepted, '{}'::jsonb) END AS acc
-      FROM ${T.jobs} j WHERE j.workflow_id = $1 AND j.first_run_id = $2)`;
-  const counted = `
-      FROM ${T.outcomes} o, rule
-      WHERE o.workflow_id = $1 AND o.first_run_id = $2
-        AND (rule.up_to IS NULL OR o.seq <= rule.up_to)
-        AND o.attempt = COALESCE((rule.acc ->> o.seq::text)::integer, 1)`;
-  const ruleValues = (job: JobKey, rule: MergeRule = {}) => [
-    job.workflowId,
-    job.firstRunId,
-    rule.upToSeq ?? null,
-    JSON.stringify(rule.accepted ?? {}),
-  ];
-  const count = async (c: pg.PoolClient | undefined, job: JobKey, rule?: MergeRule) => {
-    const text = `WITH ${ruleCte} SELECT count(DISTINCT o.line)::integer AS n ${counted}`;
-    const values = ruleValues(job, rule);
-    const { rows } = c
-      ? await c.query<{ n: number }>(text, values)
-      : await query<{ n: number }>(text, values);
-    return rows[0]?.n ?? 0;
-  };
-
-  let storeId: string | undefined;
-  let closed = false;
-
+  const migrate = tablesOnce({ pool, named, ...jobTablesSetup(schema, T) });
   return {
-    kind: 'postgres',
+    pool,
+    ownPool,
+    schema,
+    T,
     location,
+    named,
+    migrate,
+    async query<R extends pg.QueryResultRow>(text: string, values: unknown[]) {
+      await migrate();
+      try {
+        return await pool.query<R>(text, values);
+      } catch (e) {
+        throw named(e);
+      }
+    },
+    async tx(work) {
+      await migrate();
+      return inTransaction(pool, named, work);
+    },
+  };
+}
 
+/** The job's row, made when missing (the first snapshot or part written for it). */
+const ensureJob = ({ T }: JobDb, c: pg.PoolClient | pg.Pool, job: JobRef) =>
+  c.query(
+    `INSERT INTO ${T.jobs} (workflow_id, first_run_id, job_id, parent_job_id, shop_id)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (workflow_id, first_run_id) DO NOTHING`,
+    [job.workflowId, job.firstRunId, job.jobId, job.parentJobId ?? null, job.shopId ?? null],
+  );
+
+/** The store's id, jobs' rows, start claims, expiry and the health probe. */
+function jobMethods(
+  db: JobDb,
+): Pick<JobStore, 'id' | 'getJob' | 'findJobs' | 'expire' | 'claimStart' | 'probe'> {
+  const { T, query, tx, migrate, pool, named } = db;
+  let storeId: string | undefined;
+  return {
     async id() {
       if (storeId) return storeId;
       const { rows } = await query<{ store_id: string }>(`SELECT store_id FROM ${T.meta}`, []);
-      if (!rows[0]) throw named(new Error('the store has no id row (selling_kit_job_store is empty)'));
+      if (!rows[0]) throw db.named(new Error('the store has no id row (selling_kit_job_store is empty)'));
       return (storeId = rows[0].store_id);
     },
-    migrate,
-
     async getJob(key) {
       const { rows } = await query<JobRow>(
         `SELECT * FROM ${T.jobs} WHERE workflow_id = $1 AND first_run_id = $2`,
@@ -345,6 +223,63 @@ export function createPgJobStore(options: PgJobStoreOptions): JobStore {
       return rows.map(recordOf);
     },
 
+    async expire(before) {
+      let jobs = 0;
+      for (;;) {
+        const removed = await tx(async (c) => {
+          // SKIP LOCKED: two workers expiring at once share the work instead of waiting on each other.
+          const { rows } = await c.query<{ workflow_id: string; first_run_id: string }>(
+            `SELECT workflow_id, first_run_id FROM ${T.jobs} WHERE created_at < $1
+             ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
+            [before, EXPIRE_BATCH_JOBS],
+          );
+          if (!rows.length) return 0;
+          const keys = [rows.map((r) => r.workflow_id), rows.map((r) => r.first_run_id)];
+          for (const table of [T.records, T.outcomes, T.starts, T.jobs])
+            await c.query(
+              `DELETE FROM ${table} WHERE (workflow_id, first_run_id) IN
+                 (SELECT * FROM unnest($1::text[], $2::text[]))`,
+              keys,
+            );
+          return rows.length;
+        });
+        jobs += removed;
+        if (removed < EXPIRE_BATCH_JOBS) return { jobs };
+      }
+    },
+    async claimStart(startId, job) {
+      await query(
+        `INSERT INTO ${T.starts} (start_id, workflow_id, first_run_id) VALUES ($1, $2, $3)
+         ON CONFLICT (start_id) DO NOTHING`,
+        [startId, job.workflowId, job.firstRunId],
+      );
+      const { rows } = await query<{ workflow_id: string; first_run_id: string }>(
+        `SELECT workflow_id, first_run_id FROM ${T.starts} WHERE start_id = $1`,
+        [startId],
+      );
+      const first = rows[0]!;
+      return { workflowId: first.workflow_id, firstRunId: first.first_run_id };
+    },
+    // A row written and rolled back: proves the connection, the password and the role's INSERT right.
+    async probe() {
+      await migrate();
+      await probeWrite(pool, named, async (c) => {
+        const probe = `selling-kit-probe:${randomUUID()}`;
+        await c.query(`INSERT INTO ${T.jobs} (workflow_id, first_run_id, job_id) VALUES ($1, $1, $1)`, [
+          probe,
+        ]);
+        await c.query(`SELECT store_id FROM ${T.meta}`);
+      });
+    },
+  };
+}
+
+/** Snapshots: records written under a writer id, visible once committed (first commit wins). */
+function snapshotMethods(
+  db: JobDb,
+): Pick<JobStore, 'getSnapshot' | 'createSnapshot' | 'readRecords' | 'deleteSnapshot'> {
+  const { T, query, tx, migrate, named, pool } = db;
+  return {
     async getSnapshot(job) {
       const { rows } = await query<{ snapshot: SnapshotMeta | null }>(
         `SELECT snapshot FROM ${T.jobs} WHERE workflow_id = $1 AND first_run_id = $2`,
@@ -355,7 +290,7 @@ export function createPgJobStore(options: PgJobStoreOptions): JobStore {
     async createSnapshot(job) {
       await migrate();
       try {
-        await ensureJob(pool, job);
+        await ensureJob(db, pool, job);
       } catch (e) {
         throw named(e);
       }
@@ -434,12 +369,28 @@ export function createPgJobStore(options: PgJobStoreOptions): JobStore {
           job.firstRunId,
         ]);
       }),
+  };
+}
 
+/** Outcome parts, the report merged from them, and the end of a job (its merge rule kept). */
+function outcomeMethods(
+  db: JobDb,
+): Pick<JobStore, 'writePart' | 'readOutcomes' | 'countOutcomes' | 'finalize'> {
+  const { T, query, tx, schema } = db;
+  const count = async (c: pg.PoolClient | undefined, job: JobKey, rule?: MergeRule) => {
+    const text = `WITH ${ruleCte(T)} SELECT count(DISTINCT o.line)::integer AS n ${counted(T)}`;
+    const values = ruleValues(job, rule);
+    const { rows } = c
+      ? await c.query<{ n: number }>(text, values)
+      : await query<{ n: number }>(text, values);
+    return rows[0]?.n ?? 0;
+  };
+  return {
     writePart: (job, part, lines) =>
       tx(async (c) => {
         const piece = part.piece ?? 0;
         const at = [job.workflowId, job.firstRunId, part.seq, part.attempt, piece];
-        await ensureJob(c, job);
+        await ensureJob(db, c, job);
         // Two attempts writing the same piece at once: the second waits, then replaces the first whole.
         await c.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
           `selling-kit-job-part:${schema}:${JSON.stringify(at)}`,
@@ -465,8 +416,8 @@ export function createPgJobStore(options: PgJobStoreOptions): JobStore {
       // last one only when nothing follows it.
       const limit = page.limit === undefined ? undefined : Math.max(1, Math.floor(page.limit));
       const { rows } = await query<{ line: number; result: ItemResult }>(
-        `WITH ${ruleCte}
-         SELECT DISTINCT ON (o.line) o.line, o.result ${counted}
+        `WITH ${ruleCte(T)}
+         SELECT DISTINCT ON (o.line) o.line, o.result ${counted(T)}
            AND ($5::integer IS NULL OR o.line > $5)
          ORDER BY o.line, o.seq DESC, o.piece DESC
          LIMIT $6`,
@@ -478,7 +429,7 @@ export function createPgJobStore(options: PgJobStoreOptions): JobStore {
     countOutcomes: (job, rule) => count(undefined, job, rule),
     finalize: (job, end) =>
       tx(async (c) => {
-        await ensureJob(c, job);
+        await ensureJob(db, c, job);
         // The latest call's rule and state stand (a retried call brings the same); the end time is the
         // first call's.
         await c.query(
@@ -494,59 +445,23 @@ export function createPgJobStore(options: PgJobStoreOptions): JobStore {
         );
         return { lines: await count(c, job) };
       }),
-
-    async expire(before) {
-      let jobs = 0;
-      for (;;) {
-        const removed = await tx(async (c) => {
-          // SKIP LOCKED: two workers expiring at once share the work instead of waiting on each other.
-          const { rows } = await c.query<{ workflow_id: string; first_run_id: string }>(
-            `SELECT workflow_id, first_run_id FROM ${T.jobs} WHERE created_at < $1
-             ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED`,
-            [before, EXPIRE_BATCH_JOBS],
-          );
-          if (!rows.length) return 0;
-          const keys = [rows.map((r) => r.workflow_id), rows.map((r) => r.first_run_id)];
-          for (const table of [T.records, T.outcomes, T.starts, T.jobs])
-            await c.query(
-              `DELETE FROM ${table} WHERE (workflow_id, first_run_id) IN
-                 (SELECT * FROM unnest($1::text[], $2::text[]))`,
-              keys,
-            );
-          return rows.length;
-        });
-        jobs += removed;
-        if (removed < EXPIRE_BATCH_JOBS) return { jobs };
-      }
-    },
-    async claimStart(startId, job) {
-      await query(
-        `INSERT INTO ${T.starts} (start_id, workflow_id, first_run_id) VALUES ($1, $2, $3)
-         ON CONFLICT (start_id) DO NOTHING`,
-        [startId, job.workflowId, job.firstRunId],
-      );
-      const { rows } = await query<{ workflow_id: string; first_run_id: string }>(
-        `SELECT workflow_id, first_run_id FROM ${T.starts} WHERE start_id = $1`,
-        [startId],
-      );
-      const first = rows[0]!;
-      return { workflowId: first.workflow_id, firstRunId: first.first_run_id };
-    },
-    // A row written and rolled back: proves the connection, the password and the role's INSERT right.
-    async probe() {
-      await migrate();
-      await probeWrite(pool, named, async (c) => {
-        const probe = `selling-kit-probe:${randomUUID()}`;
-        await c.query(`INSERT INTO ${T.jobs} (workflow_id, first_run_id, job_id) VALUES ($1, $1, $1)`, [
-          probe,
-        ]);
-        await c.query(`SELECT store_id FROM ${T.meta}`);
-      });
-    },
-    async close() {
-      if (closed || !ownPool) return;
-      closed = true;
-      await pool.end();
-    },
   };
 }
+
+// The merge rule: what finalize stored once the job has ended, else the caller's. $3: upToSeq,
+// $4: accepted (jsonb: seq → attempt). Parts of the job are filtered by it in `counted`.
+const ruleCte = (T: JobTables) => `rule AS (
+    SELECT CASE WHEN j.state IS NULL THEN $3::integer ELSE j.up_to_seq END AS up_to,
+           CASE WHEN j.state IS NULL THEN $4::jsonb ELSE COALESCE(j.accepted, '{}'::jsonb) END AS acc
+    FROM ${T.jobs} j WHERE j.workflow_id = $1 AND j.first_run_id = $2)`;
+const counted = (T: JobTables) => `
+    FROM ${T.outcomes} o, rule
+    WHERE o.workflow_id = $1 AND o.first_run_id = $2
+      AND (rule.up_to IS NULL OR o.seq <= rule.up_to)
+      AND o.attempt = COALESCE((rule.acc ->> o.seq::text)::integer, 1)`;
+const ruleValues = (job: JobKey, rule: MergeRule = {}) => [
+  job.workflowId,
+  job.firstRunId,
+  rule.upToSeq ?? null,
+  JSON.stringify(rule.accepted ?? {}),
+];

@@ -8,6 +8,23 @@ export async function inTransaction<R>(
   named: (e: unknown) => Error,
   work: (c: pg.PoolClient) => Promise<R>,
 ): Promise<R> {
+  return withConnection(pool, named, async (client) => {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  });
+}
+
+/**
+ * One pooled connection for `work`, released whatever happens. When `work` throws, a transaction it
+ * began is rolled back (a ROLLBACK outside one only warns) and the error goes through `named`.
+ */
+export async function withConnection<R>(
+  pool: pg.Pool,
+  named: (e: unknown) => Error,
+  work: (c: pg.PoolClient) => Promise<R>,
+): Promise<R> {
   let client: pg.PoolClient;
   try {
     client = await pool.connect();
@@ -15,10 +32,7 @@ export async function inTransaction<R>(
     throw named(e);
   }
   try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
+    return await work(client);
   } catch (e) {
     await client.query('ROLLBACK').catch(() => {});
     throw named(e);

@@ -10,8 +10,8 @@
 // The table is created on first use (under an advisory lock, so workers starting together do not race).
 // Chosen by SELLING_KIT_TOKEN_STORE=postgres://… (token-store-open.ts).
 import { probeWrite } from './pg-transaction.ts';
+import { openPool, plainIdentifier, tableExists, tablesOnce } from './pg-setup.ts';
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import type { SellerTokens, TokenStore } from '../activities/index.ts';
 import { sealTokens, tokenKeys, unsealTokens } from './token-store.ts';
 
@@ -50,53 +50,29 @@ export function createPgTokenStore(
   options: PgTokenStoreOptions = {},
 ): PgTokenStore {
   const keys = tokenKeys(key);
-  const table = options.table ?? DEFAULT_TOKEN_TABLE;
-  // Interpolated into SQL below: only a plain identifier is accepted.
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(table))
-    throw new Error(`token store table "${table}" must be lowercase letters, digits and underscores`);
+  const table = plainIdentifier(options.table ?? DEFAULT_TOKEN_TABLE, 'token store table');
   const where = redactDatabaseUrl(url);
-  const pool = new pg.Pool({
-    connectionString: url,
+  const pool = openPool(url, {
     max: options.poolSize ?? 4,
-    // An idle pool does not keep the process alive; the worker closes it at shutdown anyway.
-    allowExitOnIdle: true,
-    connectionTimeoutMillis: 10_000,
+    lost: (message) => console.error(`token store ${where}: ${message}`),
   });
-  // A connection dropped while idle (database restarted) is replaced by the next query; without this
-  // listener the pool's error event would end the process.
-  pool.on('error', (e) => console.error(`token store ${where}: idle connection lost (${e.message})`));
-
   const named = (e: unknown) => new Error(`token store ${where}: ${(e as Error).message}`);
-  let ready: Promise<void> | undefined;
-  const ensureTable = () =>
-    (ready ??= (async () => {
-      const client = await pool.connect();
-      try {
-        // An existing table is used as it is: a role with only SELECT / INSERT / UPDATE on it (no CREATE on
-        // the schema, PostgreSQL 15's default for public) never runs CREATE TABLE.
-        const found = await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [table]);
-        if (found.rows[0]?.t) return;
-        await client.query('BEGIN');
-        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [table]);
-        await client.query(
-          `CREATE TABLE IF NOT EXISTS ${table} (
-             ref text PRIMARY KEY,
-             version integer NOT NULL CHECK (version > 0),
-             sealed bytea NOT NULL,
-             updated_at timestamptz NOT NULL DEFAULT now()
-           )`,
-        );
-        await client.query('COMMIT');
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw e;
-      } finally {
-        client.release();
-      }
-    })().catch((e: unknown) => {
-      ready = undefined; // the next call tries again (the database may come up later)
-      throw named(e);
-    }));
+  const ensureTable = tablesOnce({
+    pool,
+    named,
+    lock: table,
+    current: (c) => tableExists(c, table),
+    create: async (c) => {
+      await c.query(
+        `CREATE TABLE IF NOT EXISTS ${table} (
+           ref text PRIMARY KEY,
+           version integer NOT NULL CHECK (version > 0),
+           sealed bytea NOT NULL,
+           updated_at timestamptz NOT NULL DEFAULT now()
+         )`,
+      );
+    },
+  });
 
   const query = async (text: string, values: unknown[]) => {
     await ensureTable();

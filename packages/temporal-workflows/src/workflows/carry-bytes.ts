@@ -4,6 +4,7 @@
 // weight depends on its SKU and its last error. Messages stay short here; whole ones are in the report.
 // Pure code (type imports only): read by the workflow and by activities (a window's heartbeat).
 import type { FeedItem } from '../types.ts';
+import { utf8Length } from '../contract.ts';
 
 /** The most a carry or a window's heartbeat may weigh: a quarter of the 2 MiB blob limit. */
 export const PAYLOAD_BUDGET_BYTES = 512 * 1024;
@@ -16,23 +17,8 @@ export const READ_BUDGET_BYTES = 160 * 1024;
 /** Characters of an error message an item carries (its code and error id are kept whole). */
 export const CARRIED_MESSAGE_CHARS = 80;
 
-/** UTF-8 bytes of a string. */
-export function utf8Bytes(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      bytes += 4; // a surrogate pair: one code point of four bytes
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
-
 /** Bytes of a value as JSON, as Temporal's JSON payload converter writes it. */
-export const jsonBytes = (value: unknown): number => utf8Bytes(JSON.stringify(value) ?? '');
+export const jsonBytes = (value: unknown): number => utf8Length(JSON.stringify(value) ?? '');
 
 /** An item's last error as it is carried: the code and error id whole, the message cut short. */
 export function carriedError(error: {

@@ -8,17 +8,14 @@ import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities/index.ts';
 import type { DelistInput, DelistResult, DelistOutcome } from '../webhooks/sales-types.ts';
 import { refuseInput } from './refuse.ts';
+import { SALE_RETRY } from './retry-policies.ts';
 
 export { delistWorkflowId } from '../contract.ts';
 
-const { planDelist } = proxyActivities<ReturnType<typeof createActivities>>({
-  startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 12 },
-});
 // The sale lane's options: a 429 waits its Retry-After (nextRetryDelay), 5xx and timeouts back off.
-const { delistSku } = proxyActivities<ReturnType<typeof createActivities>>({
+const { planDelist, delistSku } = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 12 },
+  retry: SALE_RETRY,
 });
 
 export async function delistOnSaleWorkflow(input: DelistInput): Promise<DelistResult> {

@@ -94,7 +94,6 @@ export function shopsProblem(shops: readonly { shopId: string }[]): string | und
   return `shops[].shopId: each shop may be listed once per job (duplicate_shop): ${list}`;
 }
 
-// eslint-disable-next-line max-lines-per-function -- over the house's limit: to be split (issue 25)
 export async function multiShopJobWorkflow(
   input: MultiShopJobInput,
   carry?: MultiShopCarry,
@@ -117,60 +116,87 @@ export async function multiShopJobWorkflow(
     runs: 0,
   };
   s.runs++;
-  const running = new Set(s.running);
-  // Each child's start command carries its feed: with inline feeds, as many at once as keep one workflow
-  // task's commands within Temporal's 4 MiB (runs recorded before this check start as many as asked).
-  const inline = [input.feed, ...input.shops.map((shop) => shop.feed)].flatMap((f) =>
-    f?.content === undefined ? [] : [inlineFeedBytes(f.content)],
-  );
-  const asked = input.maxConcurrentShops ?? DEFAULT_MAX_CONCURRENT_SHOPS;
-  const max =
-    inline.length > 0 && patched(INLINE_FEED_CONCURRENCY)
-      ? concurrentShops(Math.max(...inline), asked)
-      : asked;
+  const job: ShopsJob = { input, s, running: new Set(s.running), max: maxAtOnce(input) };
   const current = patched(CHECKED_CHILDREN);
   if (current) {
     const problem = shopsProblem(input.shops);
     if (problem) throw ApplicationFailure.nonRetryable(problem, 'InvalidInput');
   }
+  const tell = handleMessages(job);
+  if (current) await runChecked(job, tell);
+  else await runAsRecorded(job);
+  job.ended = s.cancelled ? 'cancelled' : 'finished';
+  return aggregate(job, job.ended);
+}
 
-  const child = (shopId: string) => getExternalWorkflowHandle(shopWorkflowId(input.jobId, shopId));
-  const tellRunning = async (send: (shopId: string) => Promise<void>) => {
-    // Not cancellable: a job cancelled through Temporal still tells its children.
-    await CancellationScope.nonCancellable(async () => {
-      await Promise.all([...running].map((shopId) => send(shopId).catch(() => undefined))); // finished
-    });
-  };
-  const aggregate = (state: JobState): BulkProgress => {
-    return {
-      jobId: input.jobId,
-      state,
-      ...sumProgress(Object.values(s.results)),
-      // The job's own answer has no rate or ETA: client.getProgress adds them from the running shops.
-      currentRate: 0,
-      windowMs: 0,
-      etaMs: 0,
-      runs: s.runs,
-      // Shops still running are listed with state "running"; client.getProgress asks them directly.
-      shops: {
-        ...Object.fromEntries(
-          input.shops.map((shop) => [
-            shop.shopId,
-            emptyProgress(shopJobId(input.jobId, shop.shopId), 'queued'),
-          ]),
-        ),
-        ...Object.fromEntries(
-          [...running].map((id) => [id, emptyProgress(shopJobId(input.jobId, id), 'running')]),
-        ),
-        ...s.results,
-      },
-    };
-  };
-  // Set once the job has ended, so a query after completion (replayed to the end) answers it.
-  let ended: JobState | undefined = undefined;
-  const state = (): JobState => ended ?? (s.cancelled ? 'cancelling' : s.paused ? 'paused' : 'running');
+/** One run of a many-shop job: its input, the carried state, and what this run knows besides. */
+interface ShopsJob {
+  input: MultiShopJobInput;
+  s: MultiShopCarry;
+  /** Children believed running (started, not reported). */
+  running: Set<string>;
+  /** Children at once. */
+  max: number;
+  /** Set once the job has ended, so a query after completion (replayed to the end) answers it. */
+  ended?: JobState;
+}
 
-  setHandler(progressQuery, () => aggregate(state()));
+/** How the job tells its children (pause, resume, cancel), and the job's own cancel. */
+interface Tell {
+  pauseChild: (shopId: string, reason: string | undefined) => Promise<void>;
+  tellChild: (shopId: string, signal: typeof resumeSignal) => Promise<void>;
+  cancel: () => Promise<void>;
+}
+
+/**
+ * Children at once. Each child's start command carries its feed: with inline feeds, as many at once as
+ * keep one workflow task's commands within Temporal's 4 MiB (runs recorded before this check start as
+ * many as asked).
+ */
+function maxAtOnce(input: MultiShopJobInput): number {
+  const inline = [input.feed, ...input.shops.map((shop) => shop.feed)].flatMap((f) =>
+    f?.content === undefined ? [] : [inlineFeedBytes(f.content)],
+  );
+  const asked = input.maxConcurrentShops ?? DEFAULT_MAX_CONCURRENT_SHOPS;
+  return inline.length > 0 && patched(INLINE_FEED_CONCURRENCY)
+    ? concurrentShops(Math.max(...inline), asked)
+    : asked;
+}
+
+const stateOf = ({ ended, s }: ShopsJob): JobState =>
+  ended ?? (s.cancelled ? 'cancelling' : s.paused ? 'paused' : 'running');
+
+/** The job's progress: every shop's, summed; shops not reported yet as queued or running. */
+function aggregate({ input, s, running }: ShopsJob, state: JobState): BulkProgress {
+  return {
+    jobId: input.jobId,
+    state,
+    ...sumProgress(Object.values(s.results)),
+    // The job's own answer has no rate or ETA: client.getProgress adds them from the running shops.
+    currentRate: 0,
+    windowMs: 0,
+    etaMs: 0,
+    runs: s.runs,
+    // Shops still running are listed with state "running"; client.getProgress asks them directly.
+    shops: {
+      ...Object.fromEntries(
+        input.shops.map((shop) => [
+          shop.shopId,
+          emptyProgress(shopJobId(input.jobId, shop.shopId), 'queued'),
+        ]),
+      ),
+      ...Object.fromEntries(
+        [...running].map((id) => [id, emptyProgress(shopJobId(input.jobId, id), 'running')]),
+      ),
+      ...s.results,
+    },
+  };
+}
+
+/** The job's queries, signals and updates. Pause, resume and cancel are passed on to every running child. */
+function handleMessages(job: ShopsJob): Tell {
+  const { input, s, running } = job;
+  setHandler(progressQuery, () => aggregate(job, stateOf(job)));
   setHandler(
     shopDoneSignal,
     guardSignal(
@@ -186,11 +212,18 @@ export async function multiShopJobWorkflow(
   // A message names every shop of the job; what the parent passes on names the child's own shop.
   const shopIds = input.shops.map((shop) => shop.shopId);
   const messages = jobMessageChecks(input.jobId, shopIds);
+  const child = (shopId: string) => getExternalWorkflowHandle(shopWorkflowId(input.jobId, shopId));
   const pauseChild = (shopId: string, reason: string | undefined) =>
     child(shopId).signal(pauseSignal.name, childMessage(shopId, reason) ?? { reason });
   const tellChild = (shopId: string, signal: typeof resumeSignal) => {
     const message = childMessage(shopId);
     return message ? child(shopId).signal(signal, message) : child(shopId).signal(signal.name);
+  };
+  const tellRunning = async (send: (shopId: string) => Promise<void>) => {
+    // Not cancellable: a job cancelled through Temporal still tells its children.
+    await CancellationScope.nonCancellable(async () => {
+      await Promise.all([...running].map((shopId) => send(shopId).catch(() => undefined))); // finished
+    });
   };
   const pause = async (arg?: { reason?: string }) => {
     s.paused = true;
@@ -211,127 +244,139 @@ export async function multiShopJobWorkflow(
     async (arg?: JobMessage): Promise<void> => {
       if (!messages.signalRefused(name, arg)) await apply(arg);
     };
+  const answer = () => aggregate(job, stateOf(job));
   setHandler(shopsQuery, () => shopIds);
   setHandler(pauseSignal, guardSignal('pauseSignal', obeyed('pauseSignal', pause), optionalObject));
   // Any argument (0.4 senders sent none; jobMessageProblem refuses a non-object as naming no shop).
   setHandler(resumeSignal, guardSignal('resumeSignal', obeyed('resumeSignal', resume)));
   setHandler(cancelSignal, guardSignal('cancelSignal', obeyed('cancelSignal', cancel)));
-  setHandler(pauseUpdate, async (arg) => (await pause(arg), aggregate(state())), messages.update);
-  setHandler(resumeUpdate, async () => (await resume(), aggregate(state())), messages.update);
-  setHandler(cancelUpdate, async () => (await cancel(), aggregate(state())), messages.update);
+  setHandler(pauseUpdate, async (arg) => (await pause(arg), answer()), messages.update);
+  setHandler(resumeUpdate, async () => (await resume(), answer()), messages.update);
+  setHandler(cancelUpdate, async () => (await cancel(), answer()), messages.update);
+  return { pauseChild, tellChild, cancel };
+}
 
-  const start = (shopId: string) => {
-    const shop = input.shops.find((s) => s.shopId === shopId)!;
-    const { shops: _shops, maxConcurrentShops: _max, childCheckMs: _check, feed, ...options } = input;
-    const args: BulkJobInput = {
-      ...options,
-      jobId: shopJobId(input.jobId, shop.shopId),
-      // The shop's report is found under the job's id (stores/job-store.ts `findJobs`).
-      parentJobId: input.jobId,
-      // Each shop claims its own part of the start (a copy of the parent's input re-runs no shop).
-      ...(input.startId ? { startId: `${input.startId}/${shop.shopId}` } : {}),
-      shop: { shopId: shop.shopId, credentialRef: shop.credentialRef, auth: shop.auth },
-      feed: shop.feed ?? feed!,
-    };
-    return startChild(bulkListingWorkflow, {
-      workflowId: shopWorkflowId(input.jobId, shop.shopId),
-      args: [args],
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      typedSearchAttributes: jobSearchAttributes(shop.shopId, input.jobId, input.operation),
-    });
+/** Starts the child bulk job of one shop (abandoned by the parent's run: it outlives a continue-as-new). */
+function startShop(input: MultiShopJobInput, shopId: string) {
+  const shop = input.shops.find((s) => s.shopId === shopId)!;
+  const { shops: _shops, maxConcurrentShops: _max, childCheckMs: _check, feed, ...options } = input;
+  const args: BulkJobInput = {
+    ...options,
+    jobId: shopJobId(input.jobId, shop.shopId),
+    // The shop's report is found under the job's id (stores/job-store.ts `findJobs`).
+    parentJobId: input.jobId,
+    // Each shop claims its own part of the start (a copy of the parent's input re-runs no shop).
+    ...(input.startId ? { startId: `${input.startId}/${shop.shopId}` } : {}),
+    shop: { shopId: shop.shopId, credentialRef: shop.credentialRef, auth: shop.auth },
+    feed: shop.feed ?? feed!,
   };
-  const goOn = async () => {
-    await condition(allHandlersFinished);
-    s.running = [...running];
-    return await continueAsNew<typeof multiShopJobWorkflow>(input, s);
-  };
+  return startChild(bulkListingWorkflow, {
+    workflowId: shopWorkflowId(input.jobId, shop.shopId),
+    args: [args],
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    typedSearchAttributes: jobSearchAttributes(shop.shopId, input.jobId, input.operation),
+  });
+}
 
-  if (!current) {
-    // The code of runs started before CHECKED_CHILDREN, command for command (replay).
-    while (s.next < input.shops.length && !s.cancelled) {
-      await condition(() => s.cancelled || (!s.paused && running.size < max));
-      if (s.cancelled) break;
-      const shop = input.shops[s.next]!;
-      await start(shop.shopId);
-      // A child quick enough to report before its start is seen here is not counted as running.
-      if (!s.results[shop.shopId]) running.add(shop.shopId);
-      s.next++;
-      if (workflowInfo().continueAsNewSuggested) return await goOn();
-    }
-    if (s.cancelled) cancelUnstarted();
-    await condition(() => running.size === 0);
-    await condition(allHandlersFinished);
-  } else {
-    // A cancel through Temporal (UI, CLI, handle.cancel()) is this job's own cancel; the job keeps
-    // running (not cancellable) until every child has reported.
-    CancellationScope.current().cancelRequested.catch(() => CancellationScope.nonCancellable(cancel));
-    await CancellationScope.nonCancellable(async () => {
-      void checkChildren();
-      while (s.next < input.shops.length && !s.cancelled) {
-        await until(() => s.cancelled || (!s.paused && running.size < max));
-        if (s.cancelled) break;
-        // Every free slot at once: one workflow task starts them all.
-        const batch = input.shops.slice(s.next, s.next + max - running.size).map((shop) => shop.shopId);
-        await Promise.all(batch.map(async (shopId) => (await start(shopId), await handOff(shopId))));
-        s.next += batch.length;
-        if (workflowInfo().continueAsNewSuggested) await goOn();
-      }
-      if (s.cancelled) cancelUnstarted();
-      await until(() => running.size === 0);
-      await condition(allHandlersFinished);
-    });
-  }
-  ended = s.cancelled ? 'cancelled' : 'finished';
-  return aggregate(ended);
+/** Continues as new once every handler has finished, carrying what this run knows. */
+async function goOn({ input, s, running }: ShopsJob): Promise<never> {
+  await condition(allHandlersFinished);
+  s.running = [...running];
+  return await continueAsNew<typeof multiShopJobWorkflow>(input, s);
+}
 
-  function cancelUnstarted() {
-    for (const shop of input.shops.slice(s.next))
-      s.results[shop.shopId] = emptyProgress(shopJobId(input.jobId, shop.shopId), 'cancelled');
-  }
+function cancelUnstarted({ input, s }: ShopsJob) {
+  for (const shop of input.shops.slice(s.next))
+    s.results[shop.shopId] = emptyProgress(shopJobId(input.jobId, shop.shopId), 'cancelled');
+}
 
-  /**
-   * A child just started missed the pause or cancel that arrived while it was starting (only running
-   * children are told): it is told now.
-   */
-  async function handOff(shopId: string) {
+/** The code of runs started before CHECKED_CHILDREN, command for command (replay). */
+async function runAsRecorded(job: ShopsJob): Promise<void> {
+  const { input, s, running, max } = job;
+  while (s.next < input.shops.length && !s.cancelled) {
+    await condition(() => s.cancelled || (!s.paused && running.size < max));
+    if (s.cancelled) break;
+    const shop = input.shops[s.next]!;
+    await startShop(input, shop.shopId);
     // A child quick enough to report before its start is seen here is not counted as running.
-    if (s.results[shopId]) return;
-    running.add(shopId);
-    if (s.cancelled) await tellChild(shopId, cancelSignal).catch(() => undefined);
-    else if (s.paused) await pauseChild(shopId, s.pauseReason).catch(() => undefined);
+    if (!s.results[shop.shopId]) running.add(shop.shopId);
+    s.next++;
+    if (workflowInfo().continueAsNewSuggested) return await goOn(job);
   }
+  if (s.cancelled) cancelUnstarted(job);
+  await condition(() => running.size === 0);
+  await condition(allHandlersFinished);
+}
 
-  /** Waits for `ready`; continues as new meanwhile if the server suggests it (the checks add events). */
-  async function until(ready: () => boolean) {
-    await condition(() => ready() || workflowInfo().continueAsNewSuggested);
-    if (!ready()) await goOn();
-  }
+/**
+ * Children started in parallel, each handed the job's state, and looked at on a timer. A cancel through
+ * Temporal (UI, CLI, handle.cancel()) is this job's own cancel; the job keeps running (not cancellable)
+ * until every child has reported.
+ */
+async function runChecked(job: ShopsJob, tell: Tell): Promise<void> {
+  const { input, s, running, max } = job;
+  CancellationScope.current().cancelRequested.catch(() => CancellationScope.nonCancellable(tell.cancel));
+  await CancellationScope.nonCancellable(async () => {
+    void checkChildren(job);
+    while (s.next < input.shops.length && !s.cancelled) {
+      await until(job, () => s.cancelled || (!s.paused && running.size < max));
+      if (s.cancelled) break;
+      // Every free slot at once: one workflow task starts them all.
+      const batch = input.shops.slice(s.next, s.next + max - running.size).map((shop) => shop.shopId);
+      await Promise.all(
+        batch.map(async (shopId) => (await startShop(input, shopId), await handOff(job, tell, shopId))),
+      );
+      s.next += batch.length;
+      if (workflowInfo().continueAsNewSuggested) await goOn(job);
+    }
+    if (s.cancelled) cancelUnstarted(job);
+    await until(job, () => running.size === 0);
+    await condition(allHandlersFinished);
+  });
+}
 
-  /**
-   * Every `childCheckMs`, the children believed running are looked at: one that has closed without
-   * reporting (terminated, cancelled or timed out through Temporal; a lost signal) is recorded as the
-   * look found it.
-   */
-  async function checkChildren() {
-    for (;;) {
-      await sleep(input.childCheckMs ?? DEFAULT_CHILD_CHECK_MS);
-      if (!running.size) continue;
-      try {
-        const closed = await closedChildren(
-          [...running].map((shopId) => ({
-            shopId,
-            workflowId: shopWorkflowId(input.jobId, shopId),
-            jobId: shopJobId(input.jobId, shopId),
-          })),
-        );
-        // A report that came meanwhile (shopDone) is the child's own: it wins.
-        for (const [shopId, progress] of Object.entries(closed))
-          if (running.delete(shopId)) s.results[shopId] = progress;
-      } catch (error) {
-        log.warn('could not look at the children; looking again at the next tick', {
-          error: error instanceof Error ? error.message : String(error),
-        });
-      }
+/**
+ * A child just started missed the pause or cancel that arrived while it was starting (only running
+ * children are told): it is told now.
+ */
+async function handOff({ s, running }: ShopsJob, tell: Tell, shopId: string) {
+  // A child quick enough to report before its start is seen here is not counted as running.
+  if (s.results[shopId]) return;
+  running.add(shopId);
+  if (s.cancelled) await tell.tellChild(shopId, cancelSignal).catch(() => undefined);
+  else if (s.paused) await tell.pauseChild(shopId, s.pauseReason).catch(() => undefined);
+}
+
+/** Waits for `ready`; continues as new meanwhile if the server suggests it (the checks add events). */
+async function until(job: ShopsJob, ready: () => boolean) {
+  await condition(() => ready() || workflowInfo().continueAsNewSuggested);
+  if (!ready()) await goOn(job);
+}
+
+/**
+ * Every `childCheckMs`, the children believed running are looked at: one that has closed without
+ * reporting (terminated, cancelled or timed out through Temporal; a lost signal) is recorded as the
+ * look found it.
+ */
+async function checkChildren({ input, s, running }: ShopsJob) {
+  for (;;) {
+    await sleep(input.childCheckMs ?? DEFAULT_CHILD_CHECK_MS);
+    if (!running.size) continue;
+    try {
+      const closed = await closedChildren(
+        [...running].map((shopId) => ({
+          shopId,
+          workflowId: shopWorkflowId(input.jobId, shopId),
+          jobId: shopJobId(input.jobId, shopId),
+        })),
+      );
+      // A report that came meanwhile (shopDone) is the child's own: it wins.
+      for (const [shopId, progress] of Object.entries(closed))
+        if (running.delete(shopId)) s.results[shopId] = progress;
+    } catch (error) {
+      log.warn('could not look at the children; looking again at the next tick', {
+        error: error instanceof Error ? error.message : String(error),
+      });
     }
   }
 }

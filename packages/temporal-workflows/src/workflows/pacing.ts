@@ -213,7 +213,6 @@ export const renewalDue = (share: Lease) =>
 const wideHoldMs = (ring: Ring, wide: WideSlot) => wide.windowMs + leaseMs(ring);
 
 /** Reports, 429s and a request for slots, in one step (one update per window). Mutates the ring. */
-// eslint-disable-next-line complexity -- over the house's limit: to be split (issue 25)
 export function acquire(
   ring: Ring,
   req: AcquireRequest,
@@ -222,20 +221,29 @@ export function acquire(
 ): AcquireResult {
   const a = req.allowance;
   if (a && (a.limit !== ring.allowance.limit || a.windowMs !== ring.allowance.windowMs)) resize(ring, a, now);
-  const W = ring.allowance.windowMs;
-  // A ring that has never been used, asked by a job that it has served before: the lane was terminated or
-  // reset by hand and started again empty, while the gateway still counts what its last run handed out.
-  // Every slot waits one window, as if used just now (a lane that continues as new carries its ring); a
-  // lane with an app share waits one budget window (its last run may have paced over it).
-  if (
-    req.usedBefore &&
-    ring.lastAt.every((t) => t === 0) &&
-    ring.holder.every((h) => h === null) &&
-    !ring.wide
-  ) {
-    ring.lastAt = ring.lastAt.map(() => now);
-    if (ring.share) ring.wide = { lastAt: now, holder: null, heldAt: 0, windowMs: ring.share.windowMs };
-  }
+  restartAsUsed(ring, req, now);
+  const used = applyReports(ring, req);
+  adjustActive(ring, req, now, used);
+  takeBackDead(ring, now);
+  noteAsking(ring, req, now);
+  return grant(ring, req, now, marginMs);
+}
+
+/**
+ * A ring that has never been used, asked by a job that it has served before: the lane was terminated or
+ * reset by hand and started again empty, while the gateway still counts what its last run handed out.
+ * Every slot waits one window, as if used just now (a lane that continues as new carries its ring); a
+ * lane with an app share waits one budget window (its last run may have paced over it).
+ */
+function restartAsUsed(ring: Ring, req: AcquireRequest, now: number): void {
+  const empty = ring.lastAt.every((t) => t === 0) && ring.holder.every((h) => h === null) && !ring.wide;
+  if (!req.usedBefore || !empty) return;
+  ring.lastAt = ring.lastAt.map(() => now);
+  if (ring.share) ring.wide = { lastAt: now, holder: null, heldAt: 0, windowMs: ring.share.windowMs };
+}
+
+/** The job's reports: its slots released, each slot's last answer noted. True if any slot was used. */
+function applyReports(ring: Ring, req: AcquireRequest): boolean {
   let used = false;
   for (const r of req.report) {
     if (r.slot === WIDE_SLOT && ring.wide) {
@@ -253,15 +261,23 @@ export function acquire(
       used = true;
     }
   }
+  return used;
+}
+
+/** After a 429: stop until Retry-After and halve the active slots; a tenth won back per clean window. */
+function adjustActive(ring: Ring, req: AcquireRequest, now: number, used: boolean): void {
   if (req.retryAfterMs !== undefined) {
     ring.blockedUntil = Math.max(ring.blockedUntil, now + req.retryAfterMs);
     ring.active = Math.max(1, Math.floor(ring.active / 2));
     ring.recoveredAt = now + req.retryAfterMs;
-  } else if (used && ring.active < ring.slots && now - ring.recoveredAt >= W) {
+  } else if (used && ring.active < ring.slots && now - ring.recoveredAt >= ring.allowance.windowMs) {
     ring.active = Math.min(ring.slots, ring.active + Math.max(1, Math.ceil(ring.slots / 10)));
     ring.recoveredAt = now;
   }
-  // A job that died holding slots: take them back, as if used just now.
+}
+
+/** A job that died holding slots (or the wide slot): take them back, as if used just now. */
+function takeBackDead(ring: Ring, now: number): void {
   const lease = leaseMs(ring);
   for (let i = 0; i < ring.slots; i++) {
     if (ring.holder[i] !== null && now > ring.heldAt[i]! + lease) {
@@ -274,11 +290,22 @@ export function acquire(
     wide.holder = null;
     wide.lastAt = Math.max(wide.lastAt, now);
   }
+}
+
+/** Jobs asking recently share the ring fairly; one gone quiet for two windows (holding nothing) leaves. */
+function noteAsking(ring: Ring, req: AcquireRequest, now: number): void {
   if (req.want > 0) ring.jobs[req.jobId] = now;
   else delete ring.jobs[req.jobId];
   for (const [job, at] of Object.entries(ring.jobs))
-    if (at < now - 2 * W && !ring.holder.includes(job) && wide?.holder !== job) delete ring.jobs[job];
+    if (at < now - 2 * ring.allowance.windowMs && !ring.holder.includes(job) && ring.wide?.holder !== job)
+      delete ring.jobs[job];
+}
 
+/** The slots granted now (or how long to wait before asking again), once the ring is up to date. */
+function grant(ring: Ring, req: AcquireRequest, now: number, marginMs: number): AcquireResult {
+  const W = ring.allowance.windowMs;
+  const lease = leaseMs(ring);
+  const wide = ring.wide;
   const floor = Math.max(1, Math.ceil(W / 4));
   const share = ring.share;
   /** No share to hand out: ask again when the allocator said more may be free (or the floor). */

@@ -86,23 +86,7 @@ export async function reconcileSalesWorkflow(
   /** Starts the children of `orders` (one batch, one workflow task), counting what the server refused. */
   const startBatch = async (shop: ShopRef, orders: SalesPage['orders']) => {
     const starts = await Promise.allSettled(
-      orders.map((order) =>
-        startChild(delistOnSaleWorkflow, {
-          workflowId: delistWorkflowId(shop.shopId, order.purchaseId),
-          workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
-          // The delist finishes on its own, whatever this run does next.
-          parentClosePolicy: ParentClosePolicy.ABANDON,
-          args: [
-            {
-              purchaseId: order.purchaseId,
-              source: shop,
-              productIds: order.productIds,
-              shops: input.shops,
-              skuMapPath: input.skuMapPath,
-            },
-          ],
-        }),
-      ),
+      orders.map((order) => startChild(delistOnSaleWorkflow, delistChild(input, shop, order))),
     );
     let failure: unknown;
     starts.forEach((start, i) => {
@@ -152,20 +136,7 @@ async function reconcileWhole(input: ReconcileSalesInput): Promise<ReconcileSale
     for (const order of await listRecentSales(shop, since)) {
       orders++;
       try {
-        await startChild(delistOnSaleWorkflow, {
-          workflowId: delistWorkflowId(shop.shopId, order.purchaseId),
-          workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
-          parentClosePolicy: ParentClosePolicy.ABANDON,
-          args: [
-            {
-              purchaseId: order.purchaseId,
-              source: shop,
-              productIds: order.productIds,
-              shops: input.shops,
-              skuMapPath: input.skuMapPath,
-            },
-          ],
-        });
+        await startChild(delistOnSaleWorkflow, delistChild(input, shop, order));
         started.push(order.purchaseId);
       } catch (error) {
         if ((error as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw error;
@@ -173,4 +144,29 @@ async function reconcileWhole(input: ReconcileSalesInput): Promise<ReconcileSale
     }
   }
   return { orders, started };
+}
+
+/**
+ * The start of one order's delist: abandoned (it finishes on its own, whatever this run does next), and
+ * started again only if an earlier one failed.
+ */
+function delistChild(
+  input: ReconcileSalesInput,
+  shop: ShopRef,
+  order: { purchaseId: string; productIds: number[] },
+) {
+  return {
+    workflowId: delistWorkflowId(shop.shopId, order.purchaseId),
+    workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
+    parentClosePolicy: ParentClosePolicy.ABANDON,
+    args: [
+      {
+        purchaseId: order.purchaseId,
+        source: shop,
+        productIds: order.productIds,
+        shops: input.shops,
+        skuMapPath: input.skuMapPath,
+      },
+    ] as [Parameters<typeof delistOnSaleWorkflow>[0]],
+  };
 }

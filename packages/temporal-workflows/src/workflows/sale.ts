@@ -20,13 +20,14 @@ import type { Duration } from '@temporalio/common';
 import type { createActivities } from '../activities/index.ts';
 import type { SaleInput, SaleResult } from '../types.ts';
 import { refuseInput } from './refuse.ts';
+import { SALE_RETRY } from './retry-policies.ts';
 
 type Activities = ReturnType<typeof createActivities>;
 
 /** The durable path (every sale before SALE_LOCAL_FIRST, and what the local attempt hands over). */
 const { markSold } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '200ms', backoffCoefficient: 2, maximumInterval: '30s', maximumAttempts: 12 },
+  retry: SALE_RETRY,
 });
 
 /**

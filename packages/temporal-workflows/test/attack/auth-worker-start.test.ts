@@ -3,46 +3,27 @@
 // share); a bad SELLING_KIT_CLIENT_AUTH is refused by name; a worker without a codec says loudly that it
 // takes any input from anyone who can reach Temporal (L12).
 // @needs temporal
-import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { runWorkerMainToExit } from '../helpers.ts';
 
-const workerMain = fileURLToPath(new URL('../../src/worker/worker-main.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'sk-auth-start-'));
 const credentialsFile = join(dir, 'credentials.json');
 writeFileSync(credentialsFile, JSON.stringify({ s: { baseUrl: 'http://127.0.0.1:9', apiKey: 'pak_x' } }));
 
-/** worker-main with `env`; stopped (SIGTERM) as soon as it says it is ready. */
-function runWorkerMain(env: NodeJS.ProcessEnv) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [workerMain], {
-      env: {
-        ...process.env,
-        TEMPORAL_ADDRESS: process.env.TEMPORAL_TEST_ADDRESS,
-        SELLING_KIT_TASK_QUEUE: `auth-start-${randomUUID()}`,
-        SELLING_KIT_CREDENTIALS: credentialsFile,
-        SELLING_KIT_KEY_FILE: join(dir, 'codec.key'),
-        SELLING_KIT_CODEC_KEY: randomBytes(32).toString('base64'),
-        SELLING_KIT_JOB_STORE: join(dir, 'jobs'),
-        SELLING_KIT_TOKEN_STORE_KEY: '',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      if (stdout.includes('worker ready')) child.kill('SIGTERM');
-    });
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+/** worker-main with `env` (a task queue of its own, this file's credentials and keys); stopped (SIGTERM) as soon as it says it is ready. */
+const runWorkerMain = (env: NodeJS.ProcessEnv) =>
+  runWorkerMainToExit({
+    SELLING_KIT_TASK_QUEUE: `auth-start-${randomUUID()}`,
+    SELLING_KIT_CREDENTIALS: credentialsFile,
+    SELLING_KIT_KEY_FILE: join(dir, 'codec.key'),
+    SELLING_KIT_CODEC_KEY: randomBytes(32).toString('base64'),
+    SELLING_KIT_JOB_STORE: join(dir, 'jobs'),
+    SELLING_KIT_TOKEN_STORE_KEY: '',
+    ...env,
   });
-}
 
 describe('attack: worker start (D1)', () => {
   it('a token store without its own key: exit 2 naming SELLING_KIT_TOKEN_STORE_KEY, no key minted', async () => {

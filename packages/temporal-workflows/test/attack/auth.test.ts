@@ -10,12 +10,20 @@ import type { ApplicationFailure, Payload, PayloadCodec } from '@temporalio/comm
 import proto from '@temporalio/proto';
 import { AesGcmCodec, deriveKey, parseCodecKeys } from '../../src/codec/codec.ts';
 import { dataConverter } from '../../src/codec/data-converter.ts';
-import { issueClientKey, retireClientKey, watchedClientKeys } from '../../src/auth/client-keys.ts';
+import { retireClientKey } from '../../src/auth/client-keys.ts';
 import { formatClientCredential } from '../../src/auth/payload-auth.ts';
 import { bulkWorkflowId, shopWorkflowId, WORKFLOW_TYPES } from '../../src/contract.ts';
 import { markAsSold, pauseJob, cancelJob, startBulkJob } from '../../src/client/client.ts';
 import { cancelSignal, progressQuery, resumeSignal } from '../../src/workflows/index.ts';
-import { HEADER, listDirectly, products, row, useTestEnv } from '../helpers.ts';
+import {
+  HEADER,
+  issuedClientCodec,
+  keyringWorkerCodec,
+  listDirectly,
+  products,
+  row,
+  useTestEnv,
+} from '../helpers.ts';
 import type { BulkJobInput, MultiShopJobInput } from '../../src/types.ts';
 
 const { temporal } = proto;
@@ -25,26 +33,12 @@ const older = randomBytes(32);
 const ring = parseCodecKeys(`k2:${master.toString('base64')},k1:${older.toString('base64')}`, 'test');
 const dir = `/tmp/sk-auth-${randomUUID()}`;
 const keyringFile = join(dir, 'client-keys.json');
-const warnings: string[] = [];
-issueClientKey(keyringFile, { id: 'bootstrap', shops: ['none'] }); // the file exists before the worker
-const workerCodec = new AesGcmCodec(ring, {
-  clientKeys: watchedClientKeys(keyringFile),
-  warn: (m) => warnings.push(m),
-});
+const { codec: workerCodec, warnings } = keyringWorkerCodec(ring, keyringFile);
 const env = useTestEnv('auth', { codec: workerCodec });
 
 /** A client's codec for a freshly issued key (sealing under the ring's current id, or `codecKeyId`). */
 function clientCodec(id: string, shops: string[], codecKeyId = 'k2'): AesGcmCodec {
-  const record = issueClientKey(keyringFile, { id, shops });
-  const codecKey = deriveKey(ring.keys.get(codecKeyId)!, 'codec');
-  return AesGcmCodec.forClient(
-    formatClientCredential({
-      clientId: id,
-      codecKeyId,
-      codecKey,
-      clientKey: Buffer.from(record.key, 'base64'),
-    }),
-  );
+  return issuedClientCodec(ring, keyringFile, { id, shops, codecKeyId });
 }
 const clientWith = (codec: PayloadCodec) =>
   new Client({ connection: env.connection, dataConverter: dataConverter(codec) });

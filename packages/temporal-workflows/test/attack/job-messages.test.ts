@@ -9,10 +9,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Client, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { PayloadCodec } from '@temporalio/common';
-import { AesGcmCodec, deriveKey, parseCodecKeys } from '../../src/codec/codec.ts';
+import { AesGcmCodec, parseCodecKeys } from '../../src/codec/codec.ts';
 import { dataConverter } from '../../src/codec/data-converter.ts';
-import { issueClientKey, watchedClientKeys } from '../../src/auth/client-keys.ts';
-import { formatClientCredential } from '../../src/auth/payload-auth.ts';
 import { bulkWorkflowId, shopWorkflowId } from '../../src/contract.ts';
 import {
   cancelJob,
@@ -30,31 +28,26 @@ import {
   resumeSignal,
   resumeUpdate,
 } from '../../src/workflows/index.ts';
-import { HEADER, products, row, useTestEnv, waitFor } from '../helpers.ts';
+import {
+  HEADER,
+  issuedClientCodec,
+  keyringWorkerCodec,
+  products,
+  row,
+  useTestEnv,
+  waitFor,
+} from '../helpers.ts';
 import type { BulkJobInput, BulkProgress, MultiShopJobInput } from '../../src/types.ts';
 
 const master = randomBytes(32);
 const ring = parseCodecKeys(`k1:${master.toString('base64')}`, 'test');
 const keyringFile = join(`/tmp/sk-job-messages-${randomUUID()}`, 'client-keys.json');
-const warnings: string[] = [];
-issueClientKey(keyringFile, { id: 'bootstrap', shops: ['none'] }); // the file exists before the worker
-const workerCodec = new AesGcmCodec(ring, {
-  clientKeys: watchedClientKeys(keyringFile),
-  warn: (m) => warnings.push(m),
-});
+const { codec: workerCodec } = keyringWorkerCodec(ring, keyringFile);
 const env = useTestEnv('job-messages', { codec: workerCodec });
 
 /** A client holding a key issued for `shops` (what `selling-kit keys issue --shops` hands out). */
 function clientFor(id: string, shops: string[]): Client {
-  const record = issueClientKey(keyringFile, { id, shops });
-  const codec = AesGcmCodec.forClient(
-    formatClientCredential({
-      clientId: id,
-      codecKeyId: 'k1',
-      codecKey: deriveKey(master, 'codec'),
-      clientKey: Buffer.from(record.key, 'base64'),
-    }),
-  );
+  const codec = issuedClientCodec(ring, keyringFile, { id, shops, codecKeyId: 'k1' });
   return new Client({ connection: env.connection, dataConverter: dataConverter(codec as PayloadCodec) });
 }
 /** The operator: its CLI holds the master ring and signs as `worker`. */

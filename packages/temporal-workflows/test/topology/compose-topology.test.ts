@@ -14,7 +14,14 @@ import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { auditShop } from '../../chaos/audit.ts';
 import type { ItemResult } from '../../src/types.ts';
 import { REPO_ROOT } from './deploy-env.ts';
-import { runNode, sellerWithKey, startNode, workerServiceEnv, writeTopologyFeed } from './native-run.ts';
+import {
+  detachedCreateArgs,
+  runNode,
+  sellerWithKey,
+  startNode,
+  workerServiceEnv,
+  writeTopologyFeed,
+} from './native-run.ts';
 import { startTemporalCluster, type TemporalCluster } from './temporal-cluster.ts';
 
 const CLI = join(REPO_ROOT, 'packages/cli/src/main.ts');
@@ -75,18 +82,7 @@ describe('the compose topology, natively', () => {
 
     const [first] = [await startWorker(), await startWorker()];
     const jobId = `topology-${randomUUID().slice(0, 8)}`;
-    const started = await cli([
-      '--json',
-      'bulk',
-      feed,
-      '--shop',
-      SHOP,
-      '--op',
-      'create',
-      '--job-id',
-      jobId,
-      '--detach',
-    ]);
+    const started = await cli(detachedCreateArgs(feed, SHOP, jobId));
     expect({ code: started.code, stderr: started.stderr.includes(apiKey) }).toEqual({
       code: 0,
       stderr: false,

@@ -19,7 +19,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { parseEnvFile, readDeployEnv, REPO_ROOT } from './deploy-env.ts';
-import { sellerWithKey, writeTopologyFeed, type Ran } from './native-run.ts';
+import { detachedCreateArgs, runToEnd, sellerWithKey, writeTopologyFeed, type Ran } from './native-run.ts';
 import { freeLowPort, pgBin, startPostgres, type Postgres } from './postgres.ts';
 import { startUnit, runUnit, verifyUnits } from './systemd-units.ts';
 import { temporalTools, tool } from './temporal-cluster.ts';
@@ -178,8 +178,8 @@ const stop = async (child: ChildProcess) => {
  * /etc/selling-kit); `home` is its SELLING_KIT_HOME (the report folder).
  */
 const cli = (args: string[], timeoutMs = 120_000, home = 'cli-home'): Promise<Ran> =>
-  new Promise((resolve, reject) => {
-    const child = spawn('sh', [join(NATIVE, 'selling-kit'), ...args], {
+  runToEnd(
+    spawn('sh', [join(NATIVE, 'selling-kit'), ...args], {
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
@@ -187,20 +187,10 @@ const cli = (args: string[], timeoutMs = 120_000, home = 'cli-home'): Promise<Ra
         SELLING_KIT_HOME: join(root, home),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`selling-kit ${args.join(' ')} did not end in ${timeoutMs} ms:\n${stderr}`));
-    }, timeoutMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+    }),
+    timeoutMs,
+    `selling-kit ${args.join(' ')}`,
+  );
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'sk-native-'));
@@ -339,18 +329,7 @@ describe('deploy/native: the documented native deployment', () => {
     const workers = await Promise.all([startWorker(p1), startWorker(p2)]);
 
     const jobId = `native-${randomUUID().slice(0, 8)}`;
-    const started = await cli([
-      '--json',
-      'bulk',
-      feed,
-      '--shop',
-      SHOP,
-      '--op',
-      'create',
-      '--job-id',
-      jobId,
-      '--detach',
-    ]);
+    const started = await cli(detachedCreateArgs(feed, SHOP, jobId));
     expect({
       code: started.code,
       stderr: started.stderr.slice(-500),

@@ -1,6 +1,7 @@
 // What the native topology tests share: the worker service's environment (compose's files with this
 // machine's paths), a seller whose API key is in that worker's credentials file, a feed of valid
-// listings, and node processes (the CLI, a worker) run with an environment of their own.
+// listings, the CLI's detached create job, and processes (the CLI, a worker) run with an environment of
+// their own.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -61,6 +62,23 @@ export function writeTopologyFeed(dir: string, prefix: string, items: number) {
   return { feed, skus };
 }
 
+/**
+ * The CLI's arguments for a create job of `feed` on `shop`, started as `jobId` and left running
+ * (`--detach`): how the compose and native deployment tests start the job they then watch.
+ */
+export const detachedCreateArgs = (feed: string, shop: string, jobId: string): string[] => [
+  '--json',
+  'bulk',
+  feed,
+  '--shop',
+  shop,
+  '--op',
+  'create',
+  '--job-id',
+  jobId,
+  '--detach',
+];
+
 export interface Ran {
   code: number | null;
   stdout: string;
@@ -86,12 +104,19 @@ export function runNode(
   timeoutMs = 60_000,
   label = argv.join(' '),
 ): Promise<Ran> {
+  return runToEnd(spawnNode(argv, where), timeoutMs, label);
+}
+
+/**
+ * A spawned process (stdout and stderr piped) run to its end, its output collected; killed and failed
+ * after `timeoutMs`, naming it as `label`. Every topology test's run-and-wait of a command.
+ */
+export function runToEnd(child: ChildProcess, timeoutMs: number, label: string): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const child = spawnNode(argv, where);
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`${label} did not end in ${timeoutMs} ms:\n${stderr}`));

@@ -7,9 +7,9 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import pg from 'pg';
+import type pg from 'pg';
 import { readDeployEnv, REPO_ROOT } from './deploy-env.ts';
-import { pgBin, type Postgres } from './postgres.ts';
+import { pgBin, queryOnce, type Postgres } from './postgres.ts';
 
 const run = promisify(execFile);
 
@@ -81,15 +81,7 @@ export async function initRoles(server: Postgres): Promise<Roles> {
       password,
       databases: dbs,
       url,
-      async query(sql, database) {
-        const client = new pg.Client({ connectionString: url(database) });
-        await client.connect();
-        try {
-          return await client.query(sql);
-        } finally {
-          await client.end();
-        }
-      },
+      query: (sql, database) => queryOnce(url(database), sql),
     };
   };
   return {

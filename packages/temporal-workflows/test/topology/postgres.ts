@@ -3,6 +3,7 @@
 // superuser and database of deploy/env/postgresql.env and a password (scram-sha-256, as a real server),
 // listening on 127.0.0.1 on a free port and its own socket folder. PostgreSQL refuses to run as root: as
 // root, every command runs as the unprivileged `postgres` user (runuser). stop() removes everything.
+// The stores' PostgreSQL tests take one per file with a database of their own (usePostgresDatabase).
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,6 +46,20 @@ export interface Postgres {
   stop(): Promise<void>;
 }
 
+/**
+ * Runs `sql` on a connection of its own to `connectionString`, closed after: the one-off query of the
+ * throw-away clusters and their roles (pg-roles.ts).
+ */
+export async function queryOnce(connectionString: string, sql: string): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    return await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
 /** A PostgreSQL binary's path (initdb, pg_ctl, psql). */
 export function pgBin(name: string): string {
   const dir = process.env.SELLING_KIT_PG_BIN;
@@ -75,6 +90,22 @@ async function asPostgres(ids: { uid: number } | undefined, bin: string, args: s
     const err = e as { stderr?: string; message: string };
     throw new Error(`${bin.split('/').pop()} failed: ${err.stderr || err.message}`);
   }
+}
+
+/**
+ * The test file's throw-away cluster with a new, empty database `name` (started before its tests,
+ * stopped after): `server` and the database's `url` are set once it runs. The set-up of the stores'
+ * PostgreSQL tests.
+ */
+export function usePostgresDatabase(name: string): { server: Postgres; url: string } {
+  const db = {} as { server: Postgres; url: string };
+  beforeAll(async () => {
+    db.server = await startPostgres();
+    await db.server.query('postgres', `CREATE DATABASE ${name}`);
+    db.url = db.server.url(name);
+  }, 120_000);
+  afterAll(() => db.server?.stop(), 60_000);
+  return db;
 }
 
 export async function startPostgres(): Promise<Postgres> {
@@ -112,15 +143,7 @@ export async function startPostgres(): Promise<Postgres> {
     user,
     password,
     url,
-    async query(database, sql) {
-      const client = new pg.Client({ connectionString: url(database) });
-      await client.connect();
-      try {
-        return await client.query(sql);
-      } finally {
-        await client.end();
-      }
-    },
+    query: (database, sql) => queryOnce(url(database), sql),
     async stop() {
       await asPostgres(ids, pgBin('pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => {});
       rmSync(dir, { recursive: true, force: true });

@@ -5,6 +5,7 @@ import type { OfferProductFacts } from '../../core/rules/offers.ts';
 import type { ValidationContext } from '../../core/validate.ts';
 import { refCall, type ProductRef } from '../product-ref.ts';
 import type { RequestOptions } from '../requester.ts';
+import { patchProduct } from './products.ts';
 import { Resource } from './resource.ts';
 
 export interface AutoOffers {
@@ -49,24 +50,12 @@ export class OffersResource extends Resource {
   }
 
   /** Sets the automatic offer prices of a listing (PATCH). */
-  async setAutoOffers(ref: ProductRef, prices: AutoOffers, options?: AutoOfferOptions): Promise<void> {
-    const { current, ...rest } = options ?? {};
-    await this.ctx.requester.call({
-      ...refCall(this.ctx, 'products.patch', ref),
-      body: prices,
-      options: rest,
-      context: current ? { current } : undefined,
-    });
+  setAutoOffers(ref: ProductRef, prices: AutoOffers, options?: AutoOfferOptions): Promise<void> {
+    return patchProduct(this.ctx, ref, prices, options);
   }
 
   /** Sets a discount price, shown below the struck-through original price (PATCH). */
-  async setDiscount(ref: ProductRef, discountPrice: string, options?: AutoOfferOptions): Promise<void> {
-    const { current, ...rest } = options ?? {};
-    await this.ctx.requester.call({
-      ...refCall(this.ctx, 'products.patch', ref),
-      body: { discount_price: discountPrice },
-      options: rest,
-      context: current ? { current } : undefined,
-    });
+  setDiscount(ref: ProductRef, discountPrice: string, options?: AutoOfferOptions): Promise<void> {
+    return patchProduct(this.ctx, ref, { discount_price: discountPrice }, options);
   }
 }

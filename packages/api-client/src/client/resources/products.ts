@@ -19,6 +19,7 @@ import type {
   ProductListQuery,
   ProductPutRequest,
 } from '../../core/schemas/products.ts';
+import type { ClientContext } from '../client.ts';
 import type { PageIterator } from '../pagination.ts';
 import { refCall, type ProductRef } from '../product-ref.ts';
 import type { RequestOptions, VerifyContext, VerifyOutcome } from '../requester.ts';
@@ -37,6 +38,27 @@ export interface ProductListParams extends Omit<
 export interface PatchOptions extends RequestOptions {
   /** The product's current prices, for the local price rules. */
   current?: ValidationContext['current'];
+}
+
+/**
+ * The one PATCH of a product, for client.products and for client.offers (automatic offers and the
+ * discount are product fields): `options.current`, the product's prices, lets the local rules check a
+ * new discount or auto-offer price against the price.
+ */
+export async function patchProduct(
+  ctx: ClientContext,
+  ref: ProductRef,
+  /** A PatchProductRequest's fields (the requester checks the body against the operation's schema). */
+  body: object,
+  options?: PatchOptions,
+): Promise<void> {
+  const { current, ...rest } = options ?? {};
+  await ctx.requester.call({
+    ...refCall(ctx, 'products.patch', ref),
+    body,
+    options: rest,
+    context: current ? { current } : undefined,
+  });
 }
 
 export interface CreateOptions extends RequestOptions {
@@ -181,14 +203,8 @@ export class ProductsResource extends Resource {
    * is_boosted). Pass `options.current` (the product's prices) to check a new discount or auto-offer
    * price against the price locally.
    */
-  async patch(ref: ProductRef, body: PatchProductRequest, options?: PatchOptions): Promise<void> {
-    const { current, ...rest } = options ?? {};
-    await this.ctx.requester.call({
-      ...refCall(this.ctx, 'products.patch', ref),
-      body,
-      options: rest,
-      context: current ? { current } : undefined,
-    });
+  patch(ref: ProductRef, body: PatchProductRequest, options?: PatchOptions): Promise<void> {
+    return patchProduct(this.ctx, ref, body, options);
   }
   patchBySku(sku: string, body: PatchProductRequest, options?: PatchOptions) {
     return this.patch({ sku }, body, options);

@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { SellingClient } from '@selling-kit/api-client/client';
-import { labelledOptions, productFields, productRef } from '../common';
+import { labelledOptions } from '../options';
+import { productFields } from '../productFields';
+import { productRef } from '../productRef';
 
 /** Live insights of the shop, or of one product. */
 export const description: INodeProperties[] = [

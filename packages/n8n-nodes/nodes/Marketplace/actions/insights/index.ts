@@ -1,5 +1,6 @@
 // The Insight resource: its operation and its Operation choice.
-import { resourceDescription, type OperationModule } from '../common';
+import type { OperationModule } from '../operation';
+import { resourceDescription } from '../resource';
 import * as get from './get';
 
 export const operations: Record<string, OperationModule> = { get };

@@ -3,7 +3,9 @@
 // options), defaulting to it.
 import type { INodeProperties } from 'n8n-workflow';
 import { DEFAULT_MIN_PERCENT_OFF, OFFER_LIFETIME_MS } from '@selling-kit/api-client/core';
-import { isV2, productFields, productOperation } from '../common';
+import { productOperation } from '../operation';
+import { isV2 } from '../parameters';
+import { productFields } from '../productFields';
 
 const V1 = { show: { '@version': [1] } };
 const V2 = { show: { '@version': [{ _cnd: { gte: 2 } }] } };

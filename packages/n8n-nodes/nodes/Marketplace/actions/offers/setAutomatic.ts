@@ -1,7 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { PatchProductRequest } from '@selling-kit/api-client/client';
-import { compact, productFields, productOperation } from '../common';
+import { productOperation } from '../operation';
+import { compact } from '../parameters';
+import { productFields } from '../productFields';
 
 /** Automatic offers and the discount price of a product, in one PATCH. */
 export const description: INodeProperties[] = [

@@ -1,6 +1,6 @@
 // Get one order by its purchase ID.
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { orderOperation, purchaseIdField } from '../common';
+import { orderOperation, purchaseIdField } from '../operation';
 
 export const description: INodeProperties[] = [purchaseIdField];
 

@@ -1,6 +1,7 @@
 // The Order resource: its operations (one file each, keyed by their Operation value) and its Operation
 // choice.
-import { resourceDescription, type OperationModule } from '../common';
+import type { OperationModule } from '../operation';
+import { resourceDescription } from '../resource';
 import * as get from './get';
 import * as list from './list';
 import * as markShipped from './markShipped';

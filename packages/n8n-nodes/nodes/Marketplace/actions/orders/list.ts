@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { ORDERS_PAGE_MAX, type SellingClient } from '@selling-kit/api-client/client';
-import { filtersField, listItems, returnAllFields } from '../common';
+import { filtersField, listItems, returnAllFields } from '../paging';
 
 export const description: INodeProperties[] = [
   ...returnAllFields(1000),

@@ -1,6 +1,6 @@
 // Record a parcel's shipment with its tracking numbers.
 import type { INodeProperties } from 'n8n-workflow';
-import { orderOperation, purchaseIdField } from '../common';
+import { orderOperation, purchaseIdField } from '../operation';
 
 export const description: INodeProperties[] = [
   purchaseIdField,

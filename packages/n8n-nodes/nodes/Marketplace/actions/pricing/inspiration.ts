@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { PricingInspirationRequest, SellingClient } from '@selling-kit/api-client/client';
 import { NodeOperationError } from 'n8n-workflow';
-import { CONDITIONS, DEPARTMENTS, isV2, jsonObject, optionsOf } from '../common';
+import { CONDITIONS, DEPARTMENTS, optionsOf } from '../options';
+import { isV2, jsonObject } from '../parameters';
 import { shopCurrencies } from '../../methods/loadOptions/currencies';
 
 /** A price suggestion and similar sold items for an item you are about to list. */

@@ -7,7 +7,7 @@ import {
   type IExecuteFunctions,
   type INodeProperties,
 } from 'n8n-workflow';
-import { labelledOptions } from '../common';
+import { labelledOptions } from '../options';
 import { AGE_OPTIONS, COLOUR_OPTIONS, SOURCE_OPTIONS, STYLE_OPTIONS } from './formOptions';
 import { label } from './labels';
 

@@ -1,6 +1,6 @@
 // Boost a product (PATCH is_boosted); version 2 returns the product as it now is.
 import type { INodeProperties } from 'n8n-workflow';
-import { productFields } from '../common';
+import { productFields } from '../productFields';
 import { productChange } from './productChange';
 
 export const description: INodeProperties[] = [...productFields];

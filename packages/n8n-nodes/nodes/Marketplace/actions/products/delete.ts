@@ -1,7 +1,8 @@
 // Delete a product (idempotent). With the flag, a product with active offers is kept and the item
 // fails (409).
 import type { INodeProperties } from 'n8n-workflow';
-import { productFields, productOperation } from '../common';
+import { productOperation } from '../operation';
+import { productFields } from '../productFields';
 
 export const description: INodeProperties[] = [
   ...productFields,

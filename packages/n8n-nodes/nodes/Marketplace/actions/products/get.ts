@@ -1,6 +1,8 @@
 // Get one product by the picker (version 2) or version 1's key fields.
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { isV2, productFields, productOperation } from '../common';
+import { productOperation } from '../operation';
+import { isV2 } from '../parameters';
+import { productFields } from '../productFields';
 import { productOutput } from './output';
 
 export const description: INodeProperties[] = [...productFields];

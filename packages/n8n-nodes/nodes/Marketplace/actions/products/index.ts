@@ -3,7 +3,8 @@
 // Fields) the full PUT, and Patch is gone (Update covers it); versions 1 and 2 keep their choice —
 // Update as the full PUT, and Patch — so saved workflows open and run as they did.
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { resourceDescription, type OperationModule } from '../common';
+import type { OperationModule } from '../operation';
+import { resourceDescription } from '../resource';
 import * as boost from './boost';
 import * as create from './create';
 import * as del from './delete';

@@ -7,7 +7,9 @@ import {
   type ProductStateFilter,
   type SellingClient,
 } from '@selling-kit/api-client/client';
-import { filtersField, isV2, labelledOptions, listItems, returnAllFields } from '../common';
+import { labelledOptions } from '../options';
+import { filtersField, listItems, returnAllFields } from '../paging';
+import { isV2 } from '../parameters';
 import { productOutput, simplifiedProduct } from './output';
 
 /** The list's sort orders and state filters: every value the core's query schema takes, labelled. */

@@ -10,7 +10,8 @@ import {
   type INodeProperties,
 } from 'n8n-workflow';
 import { MAX_PICTURES } from '@selling-kit/api-client/core';
-import { compact, CONDITIONS, DEPARTMENTS, jsonObject, optionsOf } from '../common';
+import { CONDITIONS, DEPARTMENTS, optionsOf } from '../options';
+import { compact, jsonObject } from '../parameters';
 import { additionalBody, additionalFields, rawJsonOptions, rawJsonFields } from './additionalFields';
 import { CONDITION_OPTIONS, COUNTRY_OPTIONS, CURRENCY_OPTIONS, DEPARTMENT_OPTIONS } from './formOptions';
 import {

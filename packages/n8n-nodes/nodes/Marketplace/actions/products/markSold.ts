@@ -3,7 +3,9 @@
 // visible no-op: the product, its status, and `changed: false`.
 import type { INodeProperties } from 'n8n-workflow';
 import { ProductStatus } from '@selling-kit/api-client/core';
-import { isV2, productFields, productOperation } from '../common';
+import { productOperation } from '../operation';
+import { isV2 } from '../parameters';
+import { productFields } from '../productFields';
 import { productOutput, statusWord } from './output';
 
 export const description: INodeProperties[] = [...productFields];

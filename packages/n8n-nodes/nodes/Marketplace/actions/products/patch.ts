@@ -2,7 +2,9 @@
 // product as it now is, with its URL and status.
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { PatchProductRequest } from '@selling-kit/api-client/client';
-import { compact, isV2, jsonObject, productFields, productOperation } from '../common';
+import { productOperation } from '../operation';
+import { compact, isV2, jsonObject } from '../parameters';
+import { productFields } from '../productFields';
 import { productOutput } from './output';
 
 export const description: INodeProperties[] = [

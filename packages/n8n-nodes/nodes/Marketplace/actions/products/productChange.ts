@@ -3,7 +3,8 @@
 // what the change set.
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import type { ProductRef, SellingClient } from '@selling-kit/api-client/client';
-import { isV2, productOperation } from '../common';
+import { productOperation } from '../operation';
+import { isV2 } from '../parameters';
 import { productOutput } from './output';
 
 export function productChange(

@@ -5,7 +5,9 @@
 // brand first, fills in the shop's currency and country, and suggests product types.
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { ProductPutRequest } from '@selling-kit/api-client/client';
-import { isV2, productFields, productOperation } from '../common';
+import { productOperation } from '../operation';
+import { isV2 } from '../parameters';
+import { productFields } from '../productFields';
 import { listingBody, listingFields, nodeVersion } from './listingFields';
 import { brandNotice, explainBrandRefusal } from './brand';
 import { explainProductType } from './catalogue';

@@ -1,7 +1,7 @@
 // Set the quantity of a product (PATCH quantity; a sold product goes back on sale); version 2
 // returns the product as it now is.
 import type { INodeProperties } from 'n8n-workflow';
-import { productFields } from '../common';
+import { productFields } from '../productFields';
 import { productChange } from './productChange';
 
 export const description: INodeProperties[] = [

@@ -14,7 +14,8 @@ import {
 } from 'n8n-workflow';
 import type { Product, ProductPutRequest, SellingClient } from '@selling-kit/api-client/client';
 import { PatchProductRequest, ProductStatus } from '@selling-kit/api-client/core';
-import { productLocator, productRef } from '../common';
+import { productLocator } from '../productFields';
+import { productRef } from '../productRef';
 import { rawJsonFields } from './additionalFields';
 import { brandNotice, explainBrandRefusal } from './brand';
 import { explainProductType } from './catalogue';

@@ -3,7 +3,7 @@
 // spec: a size cannot be changed on an existing product, nor a one-size product made multi-size.
 // Turns the collection into the wire fields it changes.
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { compact } from '../common';
+import { compact } from '../parameters';
 import { additionalFields, additionalWireFields } from './additionalFields';
 import { brandField, countryField, currencyField, productTypeField } from './catalogueFields';
 import { formField, money, pictureUrls } from './listingFields';

@@ -1,7 +1,8 @@
 // Refund an order: items and/or shipping, within what was paid.
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import type { RefundOrderRequest } from '@selling-kit/api-client/client';
-import { compact, orderOperation, purchaseIdField } from '../common';
+import { orderOperation, purchaseIdField } from '../operation';
+import { compact } from '../parameters';
 
 export const description: INodeProperties[] = [
   purchaseIdField,

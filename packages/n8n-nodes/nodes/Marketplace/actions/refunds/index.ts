@@ -1,5 +1,6 @@
 // The Refund resource: its operation and its Operation choice.
-import { resourceDescription, type OperationModule } from '../common';
+import type { OperationModule } from '../operation';
+import { resourceDescription } from '../resource';
 import * as create from './create';
 
 export const operations: Record<string, OperationModule> = { create };

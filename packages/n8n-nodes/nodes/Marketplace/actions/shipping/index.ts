@@ -1,6 +1,7 @@
 // The Shipping resource: its operations (one file each, keyed by their Operation value) and its
 // Operation choice.
-import { resourceDescription, type OperationModule } from '../common';
+import type { OperationModule } from '../operation';
+import { resourceDescription } from '../resource';
 import * as listAddresses from './listAddresses';
 import * as listProviders from './listProviders';
 

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { SellingClient } from '@selling-kit/api-client/client';
-import { collect } from '../common';
+import { collect } from '../paging';
 
 /** The seller's addresses (where parcels leave from). */
 export const description: INodeProperties[] = [];

@@ -2,7 +2,7 @@
 // the address from the seller's addresses and can keep one provider (both dynamic options).
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { SellingClient } from '@selling-kit/api-client/client';
-import { isV2 } from '../common';
+import { isV2 } from '../parameters';
 
 const V1 = { show: { '@version': [1] } };
 const V2 = { show: { '@version': [{ _cnd: { gte: 2 } }] } };

@@ -4,7 +4,7 @@
 // has picked (read from the shop); with none known, every type, its departments in the label.
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { KNOWN_BRANDS, PRODUCT_TYPES, productTypesOf, UNBRANDED } from '@selling-kit/api-client/core';
-import { parseProductLocator } from '../../actions/common';
+import { parseProductLocator } from '../../actions/productRef';
 import { DEPARTMENT_OPTIONS } from '../../actions/products/formOptions';
 import { clientFor } from '../client';
 

@@ -5,7 +5,7 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import type { SellingClient } from '@selling-kit/api-client/client';
 import { PRODUCTS_PAGE_MAX } from '@selling-kit/api-client/core';
-import { parseProductLocator } from '../../actions/common';
+import { parseProductLocator } from '../../actions/productRef';
 import { clientFor } from '../client';
 
 /** The currencies of the shop's newest products (one page), most used first. */
