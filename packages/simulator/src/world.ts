@@ -5,6 +5,7 @@ import { LISTING_MARKETS, type SellerAddress } from '@selling-kit/api-client/cor
 import type { Clock } from './platform/clock.ts';
 import { defaultProvidersFor } from './domain/shipping.ts';
 import type {
+  AccessTokenRecord,
   ApiKeyRecord,
   OAuthClientRecord,
   PartnerState,
@@ -156,4 +157,39 @@ export function createOAuthClient(
   const record = { clientId, clientSecret, partnerId, redirectUris };
   world.oauthClients.set(clientId, record);
   return record;
+}
+
+/**
+ * An access token and a refresh token granted to an OAuth client for a seller: what the token endpoint
+ * issues, and what tests and benches seed a world with (a seller already connected).
+ */
+export function grantTokens(
+  world: World,
+  grant: {
+    clientId: string;
+    sellerId: number;
+    scopes: AccessTokenRecord['scopes'];
+    accessExpiresAt: number;
+    refreshExpiresAt: number;
+  },
+): { accessToken: string; refreshToken: string } {
+  const { clientId, sellerId, scopes } = grant;
+  const accessToken = newSecret('pat_');
+  const refreshToken = newSecret('prt_');
+  world.accessTokens.set(accessToken, {
+    token: accessToken,
+    clientId,
+    sellerId,
+    scopes,
+    expiresAt: grant.accessExpiresAt,
+  });
+  world.refreshTokens.set(refreshToken, {
+    token: refreshToken,
+    clientId,
+    sellerId,
+    scopes,
+    used: false,
+    expiresAt: grant.refreshExpiresAt,
+  });
+  return { accessToken, refreshToken };
 }

@@ -8,6 +8,7 @@ import {
   addAddress,
   createOAuthClient,
   createSeller,
+  grantTokens,
   type AccessTokenRecord,
   type RunningSimulator,
 } from '@selling-kit/simulator';
@@ -86,27 +87,14 @@ export function grantTokenPair(
   sim: RunningSimulator,
   grant: { clientId: string; sellerId: number; scopes: AccessTokenRecord['scopes']; accessTtlMs: number },
 ): { accessToken: string; refreshToken: string } {
-  const world = sim.world;
-  const now = world.clock.now();
-  const accessToken = `pat_${randomUUID().replace(/-/g, '')}`;
-  const refreshToken = `prt_${randomUUID().replace(/-/g, '')}`;
-  const { clientId, sellerId, scopes } = grant;
-  world.accessTokens.set(accessToken, {
-    token: accessToken,
-    clientId,
-    sellerId,
-    scopes,
-    expiresAt: now + grant.accessTtlMs,
+  const now = sim.world.clock.now();
+  return grantTokens(sim.world, {
+    clientId: grant.clientId,
+    sellerId: grant.sellerId,
+    scopes: grant.scopes,
+    accessExpiresAt: now + grant.accessTtlMs,
+    refreshExpiresAt: now + 365 * 86_400_000,
   });
-  world.refreshTokens.set(refreshToken, {
-    token: refreshToken,
-    clientId,
-    sellerId,
-    scopes,
-    used: false,
-    expiresAt: now + 365 * 86_400_000,
-  });
-  return { accessToken, refreshToken };
 }
 
 export function connectSeller(sim: RunningSimulator, expiresInMs = 3_600_000) {

@@ -10,6 +10,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { SCOPES, type Scope } from '@selling-kit/api-client/core';
 import type { SimulatorConfig } from '../config.ts';
+import { grantTokens } from '../world.ts';
 import { OAuthError } from '../errors.ts';
 import type { OAuthClientRecord, SellerState, World } from '../state.ts';
 import type { Handlers } from './types.ts';
@@ -19,10 +20,6 @@ export const AUTHORIZE_PATH = '/oauth/authorize';
 const VERIFIER_PATTERN = /^[A-Za-z0-9._~-]{43,128}$/;
 const CHALLENGE_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const SCOPE_SET: ReadonlySet<string> = new Set(SCOPES);
-
-function token(prefix: string): string {
-  return `${prefix}${randomBytes(20).toString('hex')}`;
-}
 
 export function pkceChallenge(verifier: string): string {
   return createHash('sha256').update(verifier).digest('base64url');
@@ -77,22 +74,12 @@ function issueTokens(
   now: number,
   refreshExpiresAt: number,
 ) {
-  const accessToken = token('pat_');
-  const refreshToken = token('prt_');
-  world.accessTokens.set(accessToken, {
-    token: accessToken,
+  const { accessToken, refreshToken } = grantTokens(world, {
     clientId,
     sellerId,
     scopes,
-    expiresAt: now + config.accessTokenTtlSec * 1000,
-  });
-  world.refreshTokens.set(refreshToken, {
-    token: refreshToken,
-    clientId,
-    sellerId,
-    scopes,
-    used: false,
-    expiresAt: refreshExpiresAt,
+    accessExpiresAt: now + config.accessTokenTtlSec * 1000,
+    refreshExpiresAt,
   });
   return {
     accessToken,
