@@ -27,23 +27,21 @@ export const OrderRefundData = z.looseObject({
   purchase_id: z.string(),
   refunded_by: z.enum(['PARTNER', 'DEPOP']),
 });
-export const ProductLikeData = z.looseObject({
+/** The keys every product event names its product by. */
+const productKeys = {
   seller_id: z.number(),
   product_id: z.number(),
   sku: z.string().nullable().optional(),
   slug: z.string(),
-  liker_id: z.number(),
-});
+};
+export const ProductLikeData = z.looseObject({ ...productKeys, liker_id: z.number() });
 /**
  * SPEC GAP (product-change event): the spec announces product-change webhooks; the public reference
  * names no such event. Our choice: `v1:product.updated` carrying the product's keys, its new status
  * and the fields that changed.
  */
 export const ProductUpdatedData = z.looseObject({
-  seller_id: z.number(),
-  product_id: z.number(),
-  sku: z.string().nullable().optional(),
-  slug: z.string(),
+  ...productKeys,
   status: z.string(),
   changed_fields: z.array(z.string()),
 });
