@@ -132,11 +132,13 @@ describe('token endpoint', () => {
 });
 
 describe('OAuthTokenProvider', () => {
-  const expired = (clock: VirtualClock): TokenSet => ({
-    accessToken: 'pat_old_0123456789',
-    refreshToken: 'prt_old_0123456789',
-    expiresAt: clock.time - 1,
+  /** The pair pat_<name>_0123456789 / prt_<name>_0123456789, expiring `inMs` after the clock's now. */
+  const tokenPair = (clock: VirtualClock, name: string, inMs = 3_600_000): TokenSet => ({
+    accessToken: `pat_${name}_0123456789`,
+    refreshToken: `prt_${name}_0123456789`,
+    expiresAt: clock.time + inMs,
   });
+  const expired = (clock: VirtualClock) => tokenPair(clock, 'old', -1);
 
   it('100 concurrent callers on an expired token cause exactly one refresh', async () => {
     const clock = new VirtualClock();
@@ -150,11 +152,7 @@ describe('OAuthTokenProvider', () => {
         refreshes++;
         expect(rt).toBe('prt_old_0123456789');
         await gate;
-        return {
-          accessToken: 'pat_new_0123456789',
-          refreshToken: 'prt_new_0123456789',
-          expiresAt: clock.time + 3_600_000,
-        };
+        return tokenPair(clock, 'new');
       },
     });
     const all = Promise.all(Array.from({ length: 100 }, () => provider.accessToken()));
@@ -176,11 +174,7 @@ describe('OAuthTokenProvider', () => {
       },
       refresh: async () => {
         refreshes++;
-        return {
-          accessToken: 'pat_new_0123456789',
-          refreshToken: 'prt_new_0123456789',
-          expiresAt: clock.time + 3_600_000,
-        };
+        return tokenPair(clock, 'new');
       },
     });
     await expect(provider.accessToken()).resolves.toBe('pat_new_0123456789');
@@ -229,20 +223,12 @@ describe('OAuthTokenProvider', () => {
     const clock = new VirtualClock();
     let refreshes = 0;
     const provider = new OAuthTokenProvider({
-      tokens: {
-        accessToken: 'pat_a_0123456789',
-        refreshToken: 'prt_a_0123456789',
-        expiresAt: clock.time + 30_000,
-      },
+      tokens: tokenPair(clock, 'a', 30_000),
       refreshSkewMs: 60_000,
       now: clock.now,
       refresh: async () => {
         refreshes++;
-        return {
-          accessToken: 'pat_b_0123456789',
-          refreshToken: 'prt_b_0123456789',
-          expiresAt: clock.time + 3_600_000,
-        };
+        return tokenPair(clock, 'b');
       },
     });
     expect(await provider.accessToken()).toBe('pat_b_0123456789');
@@ -260,11 +246,7 @@ describe('OAuthTokenProvider', () => {
       now: clock.now,
       refresh: async () => {
         refreshes++;
-        return {
-          accessToken: 'pat_n_0123456789',
-          refreshToken: 'prt_n_0123456789',
-          expiresAt: clock.time + 3_600_000,
-        };
+        return tokenPair(clock, 'n');
       },
       onTokens: (tokens) => {
         if (fail) throw new Error('db down');
