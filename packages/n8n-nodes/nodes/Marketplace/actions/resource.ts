@@ -3,6 +3,12 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { OperationModule } from './operation';
 
+/** What a resource module exports: its operations by Operation value, and its fields. */
+export interface ResourceModule {
+  operations: Record<string, OperationModule>;
+  description: INodeProperties[];
+}
+
 /**
  * A resource's fields: its Operation choice (`options`, alphabetical as n8n wants, and `default`), then
  * each operation's fields, shown for that operation only.
@@ -39,4 +45,24 @@ export function forOperation(
       show: { ...field.displayOptions?.show, resource: [resource], operation: [operation] },
     },
   }));
+}
+
+/**
+ * A resource with one operation (`value`, run by `operation`): its Operation choice offers that
+ * operation alone, so it is also the default.
+ */
+export function singleOperationResource(
+  resource: string,
+  value: string,
+  operation: OperationModule,
+  { name, ...option }: Omit<INodePropertyOptions, 'value'>,
+): ResourceModule {
+  const operations = { [value]: operation };
+  return {
+    operations,
+    description: resourceDescription(resource, operations, {
+      default: value,
+      options: [{ name, value, ...option }],
+    }),
+  };
 }

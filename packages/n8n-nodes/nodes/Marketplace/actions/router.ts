@@ -1,10 +1,10 @@
 // Runs the chosen operation for every input item: one client per execution (so pacing and retries
 // span the items), results paired with their item, failures as n8n errors or, with Continue On Fail,
 // as items carrying the code and error id.
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { createNodeClient } from '../transport';
-import type { OperationModule } from './operation';
+import type { ResourceModule } from './resource';
 import { errorJson, toNodeError } from './errors';
 import * as insights from './insights';
 import * as offers from './offers';
@@ -19,10 +19,7 @@ import * as shop from './shop';
  * Every resource by its Resource value: its operations (run here) and its fields (the node's properties,
  * in this order).
  */
-export const resources: Record<
-  string,
-  { operations: Record<string, OperationModule>; description: INodeProperties[] }
-> = {
+export const resources: Record<string, ResourceModule> = {
   products,
   offers,
   orders,

@@ -1,18 +1,9 @@
-// The Insight resource: its operation and its Operation choice.
-import type { OperationModule } from '../operation';
-import { resourceDescription } from '../resource';
+// The Insight resource: its one operation and its Operation choice.
+import { singleOperationResource } from '../resource';
 import * as get from './get';
 
-export const operations: Record<string, OperationModule> = { get };
-
-export const description = resourceDescription('insights', operations, {
-  default: 'get',
-  options: [
-    {
-      name: 'Get',
-      value: 'get',
-      action: 'Get insights',
-      description: 'Views, likes and sales of the shop or a product',
-    },
-  ],
+export const { operations, description } = singleOperationResource('insights', 'get', get, {
+  name: 'Get',
+  action: 'Get insights',
+  description: 'Views, likes and sales of the shop or a product',
 });

@@ -1,18 +1,9 @@
-// The Refund resource: its operation and its Operation choice.
-import type { OperationModule } from '../operation';
-import { resourceDescription } from '../resource';
+// The Refund resource: its one operation and its Operation choice.
+import { singleOperationResource } from '../resource';
 import * as create from './create';
 
-export const operations: Record<string, OperationModule> = { create };
-
-export const description = resourceDescription('refunds', operations, {
-  default: 'create',
-  options: [
-    {
-      name: 'Create',
-      value: 'create',
-      action: 'Refund an order',
-      description: 'Refund an order, in full or in part',
-    },
-  ],
+export const { operations, description } = singleOperationResource('refunds', 'create', create, {
+  name: 'Create',
+  action: 'Refund an order',
+  description: 'Refund an order, in full or in part',
 });
