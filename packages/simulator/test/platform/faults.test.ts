@@ -37,6 +37,21 @@ function expectEnvelope(res: CallResult, status: number, code: string) {
   expect(typeof res.body.id).toBe('string');
 }
 
+/**
+ * One create under a one-shot `fault`: asserts the envelope it answers and how many writes reached the
+ * handler by then (the fault fired before or after the commit).
+ */
+async function createUnder(
+  fault: Record<string, unknown>,
+  answer: { status: number; code: string; commits: number },
+): Promise<CallResult> {
+  await addFault({ ...fault, count: 1 });
+  const res = await create();
+  expectEnvelope(res, answer.status, answer.code);
+  expect(commits).toBe(answer.commits);
+  return res;
+}
+
 /** A request whose connection is dropped: fetch rejects. */
 async function expectReset(p: Promise<CallResult>) {
   await expect(p).rejects.toThrow();
@@ -58,42 +73,39 @@ test('error_500 on the next N requests: generic_error envelopes, then normal ser
 test.each(['depop_json_deserialization', 'missing_address_configuration', 'missing_partner_configuration'])(
   'error_500 with code %s answers that 500 code',
   async (code) => {
-    await addFault({ type: 'error_500', code, count: 1 });
-    expectEnvelope(await create(), 500, code);
-    expect(commits).toBe(0);
+    await createUnder({ type: 'error_500', code }, { status: 500, code, commits: 0 });
   },
 );
 
 test('error_502: unexpected_response with an empty message, nothing written', async () => {
-  await addFault({ type: 'error_502', operationId: 'products.create', count: 1 });
-  const res = await create();
-  expectEnvelope(res, 502, 'unexpected_response');
-  expect(commits).toBe(0);
+  await createUnder(
+    { type: 'error_502', operationId: 'products.create' },
+    { status: 502, code: 'unexpected_response', commits: 0 },
+  );
 });
 
 test('timeout_before_commit: 504 and the handler did not run', async () => {
-  await addFault({ type: 'timeout_before_commit', operationId: 'products.create', count: 1 });
-  const res = await create();
-  expectEnvelope(res, 504, 'generic_error');
-  expect(commits).toBe(0);
+  await createUnder(
+    { type: 'timeout_before_commit', operationId: 'products.create' },
+    { status: 504, code: 'generic_error', commits: 0 },
+  );
 });
 
 test('timeout_after_commit: 504 although the write happened', async () => {
-  await addFault({ type: 'timeout_after_commit', method: 'post', path: '/api/v1/products/', count: 1 });
-  const res = await create();
-  expectEnvelope(res, 504, 'generic_error');
+  const res = await createUnder(
+    { type: 'timeout_after_commit', method: 'post', path: '/api/v1/products/' },
+    { status: 504, code: 'generic_error', commits: 1 },
+  );
   expect(res.body.errors[0].message).toMatch(/may or may not have completed/);
-  expect(commits).toBe(1);
 });
 
 test('error_500_after_commit: 500 although the write happened (code as error_500)', async () => {
-  await addFault({ type: 'error_500_after_commit', operationId: 'products.create', count: 1 });
-  const res = await create();
-  expectEnvelope(res, 500, 'generic_error');
-  expect(commits).toBe(1);
-  await addFault({ type: 'error_500_after_commit', code: 'depop_json_deserialization', count: 1 });
-  expectEnvelope(await create(), 500, 'depop_json_deserialization');
-  expect(commits).toBe(2);
+  await createUnder(
+    { type: 'error_500_after_commit', operationId: 'products.create' },
+    { status: 500, code: 'generic_error', commits: 1 },
+  );
+  const code = 'depop_json_deserialization';
+  await createUnder({ type: 'error_500_after_commit', code }, { status: 500, code, commits: 2 });
   // Spent: the next write answers normally.
   expect((await create()).status).toBe(200);
   expect(commits).toBe(3);
