@@ -7,6 +7,7 @@ import { addAddress, createApiKey, createSeller, startSimulator } from '@selling
 import type { Handler, RunningSimulator, SimulatorConfigOverrides } from '@selling-kit/simulator';
 import { handlers as simulatorHandlers } from '../../simulator/src/handlers/index.ts';
 import type { FeedLine } from './audit.ts';
+import type { FaultedRunOptions } from './run-log.ts';
 
 export const FEED_HEADER =
   'sku,description,price_amount,price_currency,quantity,national_shipping_cost,pictures,department,product_type,condition,brand_name,country_code';
@@ -58,6 +59,10 @@ export async function startLoggedSimulator(
   });
   return { sim, sends };
 }
+
+/** The simulator of a scenario with faults: its time scale, read-after-create delay and fault seed. */
+export const startFaultedSimulator = (o: FaultedRunOptions) =>
+  startLoggedSimulator({ timeScale: o.scale, readAfterCreateDelayMs: o.readAfterCreateMs, seed: o.seed });
 
 /** A seller with an address and an API key: its id, and its credential for credentials.json. */
 export function createShop(sim: RunningSimulator, username: string, partnerId: string) {

@@ -2,9 +2,10 @@
 // restarted on the same file and port) and worker processes (src/worker/worker-main.ts, SIGKILLed and started
 // again, optionally on a host of their own with a private disk: private-disk.ts). Every child is registered once
 // and killed when the harness ends, however it ends; other resources (a PostgreSQL cluster) register a
-// clean-up that a signal runs too.
+// clean-up that a signal runs too. A dev-server stack (devStack) keeps its server's data and its
+// workers' files in the run folder.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, createWriteStream, openSync } from 'node:fs';
+import { closeSync, createWriteStream, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@selling-kit/simulator/testing';
@@ -119,24 +120,51 @@ export class TemporalServer {
   }
 }
 
-/** The environment of a worker of a dev-server stack: this process's, plus where to connect and what to use. */
-export const devWorkerEnv = (opts: {
-  address: string;
-  taskQueue: string;
-  credentials: string;
-  /** SELLING_KIT_JOB_STORE: a folder or a postgres:// URL. */
-  jobStore: string;
-  /** SELLING_KIT_FEED_ROOTS: the folder the scenario writes its feeds in (the worker reads no other). */
-  feedRoot: string;
-}): NodeJS.ProcessEnv => ({
-  ...process.env,
-  TEMPORAL_ADDRESS: opts.address,
-  SELLING_KIT_TASK_QUEUE: opts.taskQueue,
-  SELLING_KIT_CREDENTIALS: opts.credentials,
-  SELLING_KIT_JOB_STORE: opts.jobStore,
-  SELLING_KIT_FEED_ROOTS: opts.feedRoot,
-  SELLING_KIT_CODEC: '0', // the harness's client does not encrypt
-});
+/** The Temporal CLI a dev server runs from (scripts/env.sh sets it). */
+export function temporalCliPath(): string {
+  const bin = process.env.TEMPORAL_CLI_PATH;
+  if (!bin) throw new Error('TEMPORAL_CLI_PATH is not set: source scripts/env.sh');
+  return bin;
+}
+
+/**
+ * A dev-server stack on one host, all in the run folder `dir`: a Temporal dev server (not started yet)
+ * with its data file there, and what its workers read: the shops' credentials (SELLING_KIT_CREDENTIALS;
+ * a worker reads it again when it changes), the embedded job store's folder that every worker shares
+ * (SELLING_KIT_JOB_STORE), and the feeds, which the scenario writes in `dir` itself.
+ */
+export async function devStack(dir: string) {
+  const server = new TemporalServer({
+    bin: temporalCliPath(),
+    dir,
+    port: await freePort(),
+    uiPort: await freePort(),
+  });
+  const credentials = join(dir, 'credentials.json');
+  const jobStore = join(dir, 'jobs');
+  return {
+    server,
+    jobStore,
+    /** Writes (or rewrites) the credentials, owner-only: they hold API keys. */
+    writeCredentials: (byShop: Record<string, { baseUrl: string; apiKey: string }>) =>
+      writeFileSync(credentials, JSON.stringify(byShop), { mode: 0o600 }),
+    /** A worker on this stack's server, polling `taskQueue`, with this process's environment under it. */
+    worker: (name: string, taskQueue: string) =>
+      new WorkerProcess({
+        name,
+        dir,
+        env: {
+          ...process.env,
+          TEMPORAL_ADDRESS: server.address,
+          SELLING_KIT_TASK_QUEUE: taskQueue,
+          SELLING_KIT_CREDENTIALS: credentials,
+          SELLING_KIT_JOB_STORE: jobStore,
+          SELLING_KIT_FEED_ROOTS: dir, // the worker reads no feed from anywhere else
+          SELLING_KIT_CODEC: '0', // the harness's client does not encrypt
+        },
+      }),
+  };
+}
 
 /** One worker process (src/worker/worker-main.ts), configured by its environment. */
 export class WorkerProcess {

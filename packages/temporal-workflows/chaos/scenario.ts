@@ -4,32 +4,24 @@
 // is refused on every try and a fourth job is cancelled during a run hand-off. It then compares every
 // shop's feed, listings and report (audit.ts) and says what went wrong. `pnpm chaos` (scripts/chaos.ts)
 // runs it at full size; test/chaos.test.ts runs a small one.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import { Client, Connection, WorkflowFailedError } from '@temporalio/client';
 import type { FaultRuleInput, RunningSimulator } from '@selling-kit/simulator';
 import { bulkWorkflowId, startBulkJob } from '../src/client/client.ts';
 import { cancelUpdate } from '../src/workflows/index.ts';
 import type { Allowance, BulkProgress, ItemResult } from '../src/types.ts';
 import { auditFailures, auditShop, type FeedLine, type ShopAudit } from './audit.ts';
-import { devWorkerEnv, freePort, killAll, sleep, TemporalServer, WorkerProcess } from './processes.ts';
-import { createShop, listingsOf, startLoggedSimulator, writeFeed } from './fixtures.ts';
+import { logToStderr, openChaosRun, type ChaosEvent, type FaultedRunOptions } from './run-log.ts';
+import { devStack, killAll, sleep, type WorkerProcess } from './processes.ts';
+import { createShop, listingsOf, startFaultedSimulator, writeFeed } from './fixtures.ts';
 import { readStoreReport } from './store-report.ts';
 
-export interface ChaosOptions {
-  /** Creates per shop (the poison item comes on top, in the first shop). */
-  items: number;
+/** `items` are creates per shop (the poison item comes on top, in the first shop). */
+export interface ChaosOptions extends FaultedRunOptions {
   shops: number;
-  /** The simulator's time scale: its windows and delays pass this many times faster than real time. */
-  scale: number;
   /** The jobs' allowance in simulated time (default: the spec's create_update, 200 per 10 s). */
   allowance: Allowance;
   /** Fault probabilities on creates (of all create requests). */
   faults: { error500: number; timeoutAfterCommit: number; resetAfterCommit: number };
-  /** The simulator's read-after-create delay, simulated ms. */
-  readAfterCreateMs: number;
   /** One 429 storm on creates, this long in simulated ms (0: none). */
   stormMs: number;
   /** One SIGKILL of a worker per number, kept down that long (real ms); the longest is the long outage. */
@@ -47,14 +39,6 @@ export interface ChaosOptions {
   /** Windows per run of the cancelled job (small: its hand-off comes early). */
   cancelWindowsPerRun: number;
   workers: number;
-  /** Seed of the simulator's fault generator. */
-  seed: number;
-  /** Gives up (and fails) when the jobs have not ended after this long (real ms). */
-  timeoutMs: number;
-  /** Gives up (and fails) when no listing was created for this long while jobs still run (real ms). */
-  stallMs: number;
-  /** Progress lines go here (stderr in the CLI). */
-  log: (line: string) => void;
 }
 
 export const DEFAULT_OPTIONS: ChaosOptions = {
@@ -75,7 +59,7 @@ export const DEFAULT_OPTIONS: ChaosOptions = {
   seed: 10,
   timeoutMs: 30 * 60_000,
   stallMs: 5 * 60_000,
-  log: (line) => console.error(line),
+  log: logToStderr,
 };
 
 export interface ShopFigures extends ShopAudit {
@@ -96,12 +80,6 @@ export interface ShopFigures extends ShopAudit {
   historyEvents: number;
   historyBytesPerItem: number;
   eventsPerItem: number;
-}
-
-export interface ChaosEvent {
-  /** Seconds since the jobs started. */
-  at: number;
-  what: string;
 }
 
 export interface ChaosResult {
@@ -167,20 +145,11 @@ function faultRules(f: ChaosOptions['faults']): FaultRuleInput[] {
 export async function runChaos(over: Partial<ChaosOptions> = {}): Promise<ChaosResult> {
   const o: ChaosOptions = { ...DEFAULT_OPTIONS, ...over };
   const { log, ...shown } = o;
-  const bin = process.env.TEMPORAL_CLI_PATH;
-  if (!bin) throw new Error('TEMPORAL_CLI_PATH is not set: source scripts/env.sh');
-  const dir = mkdtempSync(join(tmpdir(), 'sk-chaos-'));
-  const tag = randomUUID().slice(0, 6).toUpperCase();
-  const events: ChaosEvent[] = [];
-  let t0 = Date.now();
-  const since = () => (Date.now() - t0) / 1000;
-  const note = (what: string) => {
-    events.push({ at: Number(since().toFixed(1)), what });
-    log(`[chaos ${since().toFixed(1).padStart(6)} s] ${what}`);
-  };
-  const failures: string[] = [];
+  const run = openChaosRun('chaos', 'sk-chaos-', log);
+  const { dir, tag, events, failures, since, note } = run;
 
-  const server = new TemporalServer({ bin, dir, port: await freePort(), uiPort: await freePort() });
+  const stack = await devStack(dir);
+  const { server } = stack;
   let sim: RunningSimulator | undefined;
   let connection: Connection | undefined;
   const workers: WorkerProcess[] = [];
@@ -191,11 +160,7 @@ export async function runChaos(over: Partial<ChaosOptions> = {}): Promise<ChaosR
     await server.start();
 
     // Every create that reaches the API (past the gateway's faults), with when and for whom.
-    const logged = await startLoggedSimulator({
-      timeScale: o.scale,
-      readAfterCreateDelayMs: o.readAfterCreateMs,
-      seed: o.seed,
-    });
+    const logged = await startFaultedSimulator(o);
     sim = logged.sim;
     const { sends } = logged;
     const world = sim.world;
@@ -244,35 +209,22 @@ export async function runChaos(over: Partial<ChaosOptions> = {}): Promise<ChaosR
       };
       planned.push({ job: cancelJob, path, shop, extra: { windowsPerRun: o.cancelWindowsPerRun } });
     }
-    const credentialsFile = join(dir, 'credentials.json');
     // One host: both workers share the run's job store folder (the embedded backend).
-    const jobStore = join(dir, 'jobs');
-    writeFileSync(credentialsFile, JSON.stringify(credentials), { mode: 0o600 });
+    const { jobStore } = stack;
+    stack.writeCredentials(credentials);
 
     // Faults: the poison SKU first (always refused), then the seeded shares of all creates.
     if (poisonSku) sim.faults.add({ type: 'error_500', operationId: 'products.create', sku: poisonSku });
     for (const rule of faultRules(o.faults)) sim.faults.add(rule);
 
-    for (let i = 0; i < o.workers; i++)
-      workers.push(
-        new WorkerProcess({
-          name: `worker-${i + 1}`,
-          dir,
-          env: devWorkerEnv({
-            address: server.address,
-            taskQueue,
-            credentials: credentialsFile,
-            jobStore,
-            feedRoot: dir,
-          }),
-        }),
-      );
+    for (let i = 0; i < o.workers; i++) workers.push(stack.worker(`worker-${i + 1}`, taskQueue));
     await Promise.all(workers.map((w) => w.start()));
     log(`[chaos] ${o.workers} workers ready (bundling took ${workers.map((w) => w.startMs).join(', ')} ms)`);
 
     connection = await Connection.connect({ address: server.address });
     const client = new Client({ connection });
-    t0 = Date.now();
+    // Events and the wall time count from the jobs' start, not the stack's.
+    run.restartClock();
     for (const p of planned) {
       p.job.startedAt = Date.now();
       await startBulkJob(
@@ -346,7 +298,7 @@ export async function runChaos(over: Partial<ChaosOptions> = {}): Promise<ChaosR
     const ends = Promise.all(
       jobs.map(async (j) => {
         const handle = client.workflow.getHandle(bulkWorkflowId(j.jobId));
-        while (Date.now() - t0 < o.timeoutMs && Date.now() - lastListing.at < o.stallMs) {
+        while (run.elapsedMs() < o.timeoutMs && Date.now() - lastListing.at < o.stallMs) {
           const d = await handle.describe().catch(() => undefined);
           if (d && d.status.name !== 'RUNNING') {
             j.endedAt = d.closeTime?.getTime() ?? Date.now();
@@ -365,7 +317,7 @@ export async function runChaos(over: Partial<ChaosOptions> = {}): Promise<ChaosR
         }
         j.state = 'running';
         j.reason =
-          Date.now() - t0 >= o.timeoutMs
+          run.elapsedMs() >= o.timeoutMs
             ? `still running after ${o.timeoutMs / 1000} s`
             : `still running; no new listing for ${o.stallMs / 1000} s`;
         await handle.terminate('chaos harness timeout').catch(() => undefined);
@@ -442,7 +394,7 @@ export async function runChaos(over: Partial<ChaosOptions> = {}): Promise<ChaosR
     })();
 
     await Promise.all([chaos, ends, cancelling]);
-    const wallMs = Date.now() - t0;
+    const wallMs = run.elapsedMs();
     finished = true;
     await monitor;
     // A last look at the poison counter (the monitor polls every 250 ms).

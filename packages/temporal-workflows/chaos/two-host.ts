@@ -14,9 +14,7 @@
 //      pause with the plain reason "job storage is not shared between workers: set
 //      SELLING_KIT_JOB_STORE". The worker starts again on its host, the job is cancelled and must end
 //      cleanly: every item reported, nothing sent after the cancel, its data on that one disk only.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import proto from '@temporalio/proto';
@@ -30,24 +28,23 @@ import type { Allowance, ItemResult } from '../src/types.ts';
 import { workerServiceEnv } from '../test/topology/native-run.ts';
 import { startTemporalCluster, type TemporalCluster } from '../test/topology/temporal-cluster.ts';
 import { auditFailures, auditShop, type FeedLine, type ShopAudit } from './audit.ts';
-import { createShop, listingsOf, startLoggedSimulator, writeFeed, type Send } from './fixtures.ts';
+import { createShop, listingsOf, startFaultedSimulator, writeFeed, type Send } from './fixtures.ts';
 import { followProgress, waitForEnd, type JobEnd, type Sighting } from './job-watch.ts';
 import { isolationProblems, isolationUnavailable, privateDisk, PrivateHost, seenBy } from './private-disk.ts';
 import { onSignal, sleep, track, WorkerProcess } from './processes.ts';
+import { logToStderr, openChaosRun, type ChaosEvent, type FaultedRunOptions } from './run-log.ts';
 import { readStoreReport, snapshotTaken, type StoreReport } from './store-report.ts';
 
 /** The reason the issue asks a job on unshared storage to pause with (the message starts with it). */
 export const NOT_SHARED_REASON = `job storage is not shared between workers: set ${JOB_STORE_ENV}`;
 
-export interface TwoHostOptions {
-  /** Creates in each phase's job. */
-  items: number;
+/**
+ * `items`: creates in each phase's job; `scale` divides the jobs' allowance (the spec's 200 per 10 s) too;
+ * `timeoutMs` counts per phase.
+ */
+export interface TwoHostOptions extends FaultedRunOptions {
   /** Share of create requests answered 504 after the listing was created. */
   timeoutAfterCommit: number;
-  /** The simulator's read-after-create delay, simulated ms. */
-  readAfterCreateMs: number;
-  /** The simulator's time scale (the jobs' allowance, the spec's 200 per 10 s, is divided by it). */
-  scale: number;
   /**
    * The kill comes when this share of the items is listed (0.4: inside the second window of 200, so the
    * worker killed is in the middle of sending).
@@ -59,12 +56,6 @@ export interface TwoHostOptions {
   local: boolean;
   /** Phase 2: the pause must show within this long (real ms). */
   pauseTimeoutMs: number;
-  seed: number;
-  /** Per phase: gives up when the job has not ended after this long (real ms). */
-  timeoutMs: number;
-  /** Gives up when no listing was created for this long while the job runs (real ms). */
-  stallMs: number;
-  log: (line: string) => void;
 }
 
 export const DEFAULT_TWO_HOST: TwoHostOptions = {
@@ -79,7 +70,7 @@ export const DEFAULT_TWO_HOST: TwoHostOptions = {
   seed: 21,
   timeoutMs: 10 * 60_000,
   stallMs: 3 * 60_000,
-  log: (line) => console.error(line),
+  log: logToStderr,
 };
 
 export interface PhaseFigures extends ShopAudit {
@@ -122,7 +113,7 @@ export interface TwoHostResult {
   /** Each proof that the workers' disks are their own, when it was made and what did not hold. */
   isolation: { when: string; workers: string[]; problems: string[] }[];
   phases: PhaseFigures[];
-  events: { at: number; what: string }[];
+  events: ChaosEvent[];
   workers: { name: string; crashes: string[] }[];
   wallMs: number;
   failures: string[];
@@ -133,18 +124,10 @@ export async function runTwoHost(over: Partial<TwoHostOptions> = {}): Promise<Tw
   const { log, ...shown } = o;
   const why = isolationUnavailable();
   if (why) throw new Error(`the two-host scenario cannot run here: ${why}`);
-  const t0 = Date.now();
-  const dir = mkdtempSync(join(tmpdir(), 'sk-chaos-2host-'));
+  const run = openChaosRun('two-host', 'sk-chaos-2host-', log);
+  const { dir, tag, events, failures, note } = run;
   const disk = privateDisk(join(dir, 'host'));
   mkdirSync(disk.root);
-  const tag = randomUUID().slice(0, 6).toUpperCase();
-  const events: TwoHostResult['events'] = [];
-  const note = (what: string) => {
-    const at = (Date.now() - t0) / 1000;
-    events.push({ at: Number(at.toFixed(1)), what });
-    log(`[two-host ${at.toFixed(1).padStart(6)} s] ${what}`);
-  };
-  const failures: string[] = [];
   const isolation: TwoHostResult['isolation'] = [];
   const phases: PhaseFigures[] = [];
   const allWorkers: WorkerProcess[] = [];
@@ -171,11 +154,7 @@ export async function runTwoHost(over: Partial<TwoHostOptions> = {}): Promise<Tw
     // deploy/postgres/init-roles.sh, as compose's worker uses it): never the superuser.
     const pgJobStore = cluster.roles.stores.url();
 
-    const logged = await startLoggedSimulator({
-      timeScale: o.scale,
-      readAfterCreateDelayMs: o.readAfterCreateMs,
-      seed: o.seed,
-    });
+    const logged = await startFaultedSimulator(o);
     sim = logged.sim;
     const { sends } = logged;
     if (o.timeoutAfterCommit > 0)
@@ -496,7 +475,7 @@ export async function runTwoHost(over: Partial<TwoHostOptions> = {}): Promise<Tw
       phases,
       events,
       workers: allWorkers.map((w) => ({ name: w.name, crashes: w.crashes })),
-      wallMs: Date.now() - t0,
+      wallMs: run.elapsedMs(),
       failures,
     };
   } finally {

@@ -5,10 +5,6 @@
 // worker reads it again when it changes, worker-env.ts) and resumes the job, which must finish with one
 // report line per item, every item listed once. Stack: a Temporal dev server, the simulator in this
 // process, one worker with the embedded job store (a folder of the run).
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import type { RunningSimulator } from '@selling-kit/simulator';
 import { resumeJob, startBulkJob } from '../src/client/client.ts';
@@ -16,21 +12,17 @@ import type { BulkProgress } from '../src/types.ts';
 import { auditFailures, auditShop, type ShopAudit } from './audit.ts';
 import { createShop, listingsOf, startLoggedSimulator, writeFeed } from './fixtures.ts';
 import { followProgress, waitForEnd, type Sighting } from './job-watch.ts';
-import { devWorkerEnv, freePort, killAll, sleep, TemporalServer, WorkerProcess } from './processes.ts';
+import { devStack, killAll, sleep, type WorkerProcess } from './processes.ts';
+import { logToStderr, openChaosRun, type ChaosEvent, type ChaosRunOptions } from './run-log.ts';
 import { readStoreReport } from './store-report.ts';
 
 /** A port nothing listens on (discard): connections are refused at once. */
 export const UNREACHABLE_URL = 'http://127.0.0.1:9';
 
-export interface UnreachableOptions {
-  items: number;
+/** `scale` divides the job's allowance (the spec's 200 per 10 s) too; `timeoutMs` counts from the resume. */
+export interface UnreachableOptions extends ChaosRunOptions {
   /** The pause must show within this long after the job starts (real ms): the issue's 2 minutes. */
   pauseWithinMs: number;
-  /** The simulator's time scale (the jobs' allowance, the spec's 200 per 10 s, is divided by it). */
-  scale: number;
-  /** After the resume, gives up when the job has not ended after this long (real ms). */
-  timeoutMs: number;
-  log: (line: string) => void;
 }
 
 export const DEFAULT_UNREACHABLE: UnreachableOptions = {
@@ -38,7 +30,7 @@ export const DEFAULT_UNREACHABLE: UnreachableOptions = {
   pauseWithinMs: 2 * 60_000,
   scale: 1,
   timeoutMs: 5 * 60_000,
-  log: (line) => console.error(line),
+  log: logToStderr,
 };
 
 export interface UnreachableResult extends ShopAudit {
@@ -58,7 +50,7 @@ export interface UnreachableResult extends ShopAudit {
   reportLines: number;
   distinctLines: number;
   sendsPerItem: number;
-  events: { at: number; what: string }[];
+  events: ChaosEvent[];
   wallMs: number;
   failures: string[];
 }
@@ -66,19 +58,10 @@ export interface UnreachableResult extends ShopAudit {
 export async function runUnreachable(over: Partial<UnreachableOptions> = {}): Promise<UnreachableResult> {
   const o: UnreachableOptions = { ...DEFAULT_UNREACHABLE, ...over };
   const { log, ...shown } = o;
-  const bin = process.env.TEMPORAL_CLI_PATH;
-  if (!bin) throw new Error('TEMPORAL_CLI_PATH is not set: source scripts/env.sh');
-  const t0 = Date.now();
-  const dir = mkdtempSync(join(tmpdir(), 'sk-chaos-unreachable-'));
-  const tag = randomUUID().slice(0, 6).toUpperCase();
-  const events: UnreachableResult['events'] = [];
-  const note = (what: string) => {
-    const at = (Date.now() - t0) / 1000;
-    events.push({ at: Number(at.toFixed(1)), what });
-    log(`[unreachable ${at.toFixed(1).padStart(6)} s] ${what}`);
-  };
-  const failures: string[] = [];
-  const server = new TemporalServer({ bin, dir, port: await freePort(), uiPort: await freePort() });
+  const run = openChaosRun('unreachable', 'sk-chaos-unreachable-', log);
+  const { dir, tag, events, failures, note } = run;
+  const stack = await devStack(dir);
+  const { server } = stack;
   let sim: RunningSimulator | undefined;
   let connection: Connection | undefined;
   let worker: WorkerProcess | undefined;
@@ -88,25 +71,12 @@ export async function runUnreachable(over: Partial<UnreachableOptions> = {}): Pr
     const logged = await startLoggedSimulator({ timeScale: o.scale });
     sim = logged.sim;
     const shop = createShop(sim, `unreachable-${tag}`, 'partner-unreachable');
-    const credentialsFile = join(dir, 'credentials.json');
     const writeCredential = (baseUrl: string) =>
-      writeFileSync(credentialsFile, JSON.stringify({ shop: { ...shop.credential, baseUrl } }), {
-        mode: 0o600,
-      });
+      stack.writeCredentials({ shop: { ...shop.credential, baseUrl } });
     writeCredential(UNREACHABLE_URL);
-    const jobStore = join(dir, 'jobs');
+    const { jobStore } = stack;
     const taskQueue = `chaos-unreachable-${tag}`;
-    worker = new WorkerProcess({
-      name: 'worker',
-      dir,
-      env: devWorkerEnv({
-        address: server.address,
-        taskQueue,
-        credentials: credentialsFile,
-        jobStore,
-        feedRoot: dir,
-      }),
-    });
+    worker = stack.worker('worker', taskQueue);
     await worker.start();
     connection = await Connection.connect({ address: server.address });
     const client = new Client({ connection });
@@ -191,7 +161,7 @@ export async function runUnreachable(over: Partial<UnreachableOptions> = {}): Pr
       reportLines: report.lines.length,
       distinctLines: new Set(report.lines.map((l) => l.line)).size,
       sendsPerItem: logged.sends.filter((s) => s.sellerId === shop.sellerId).length / o.items,
-      wallMs: Date.now() - t0,
+      wallMs: run.elapsedMs(),
     };
     if (resumedAt && figures.state !== 'finished')
       failures.push(
