@@ -2,7 +2,7 @@
 import http from 'node:http';
 import zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
-import { startTestShop, type TestShop } from '../helpers.ts';
+import { startTestShop, type CallResult, type TestShop } from '../helpers.ts';
 import { sniffImage } from '../../src/domain/pictures.ts';
 import { listing, codeOf } from '../fixtures.ts';
 
@@ -152,6 +152,13 @@ const create = (paths: string[]) =>
     }),
   );
 
+/** A create or update refused for a picture: 422 ingest_picture_error, naming `url` and saying `why`. */
+function expectPictureRefused(res: CallResult, url: string, why: RegExp) {
+  expect([res.status, codeOf(res)]).toEqual([422, 'ingest_picture_error']);
+  expect(res.body.errors[0].message).toContain(url);
+  expect(res.body.errors[0].message).toMatch(why);
+}
+
 describe('picture ingestion', () => {
   it('accepts JPEG, opaque PNG and WebP and reports their sizes', async () => {
     const res = await create(['/ok.jpg', '/ok.png', '/ok.webp']);
@@ -169,21 +176,26 @@ describe('picture ingestion', () => {
     ['/alpha.webp', /transparent WEBP/],
     ['/page.html', /not a JPEG, PNG or WebP/],
     ['/missing.jpg', /HTTP 404/],
-  ])('%s → ingest_picture_error naming the URL', async (path, why) => {
-    const res = await create(['/ok.jpg', path]);
-    expect([res.status, codeOf(res)]).toEqual([422, 'ingest_picture_error']);
-    expect(res.body.errors[0].message).toContain(base + path);
-    expect(res.body.errors[0].message).toMatch(why);
-  });
+    // Real encoder output and every other failure.
+    ['/lossless-alpha.webp', /transparent WEBP/],
+    ['/lossy-alpha.webp', /transparent WEBP/],
+    ['/grey-alpha.png', /transparent PNG/],
+    ['/truncated.png', /not a JPEG, PNG or WebP/],
+    ['/error.jpg', /HTTP 500/],
+  ])(
+    '%s → 422 ingest_picture_error naming the URL, alone or after an accepted picture',
+    async (path, why) => {
+      expectPictureRefused(await create([path]), base + path, why);
+      expectPictureRefused(await create(['/ok.jpg', path]), base + path, why);
+    },
+  );
   it('a dead host → ingest_picture_error, and nothing is created', async () => {
     const dead = http.createServer();
     await new Promise<void>((r) => dead.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(dead.address() as AddressInfo).port}/x.jpg`;
     await new Promise((r) => dead.close(r));
     const before = shop.seller.products.size;
-    const res = await create([url]);
-    expect([res.status, codeOf(res)]).toEqual([422, 'ingest_picture_error']);
-    expect(res.body.errors[0].message).toMatch(/not reachable/);
+    expectPictureRefused(await create([url]), url, /not reachable/);
     expect(shop.seller.products.size).toBe(before);
   });
   it('sniffImage reads VP8L alpha and rejects unknown bytes', () => {
@@ -222,27 +234,12 @@ describe('picture ingestion: real encoder output and every failure', () => {
   it('the format comes from the bytes, not the extension or content type', async () => {
     expect((await create(['/mislabelled.jpg'])).status).toBe(200);
   });
-  it.each([
-    ['/lossless-alpha.webp', /transparent WEBP/],
-    ['/lossy-alpha.webp', /transparent WEBP/],
-    ['/grey-alpha.png', /transparent PNG/],
-    ['/truncated.png', /not a JPEG, PNG or WebP/],
-    ['/error.jpg', /HTTP 500/],
-  ])('%s → 422 ingest_picture_error naming the URL', async (path, why) => {
-    const res = await create([path]);
-    expect([res.status, codeOf(res)]).toEqual([422, 'ingest_picture_error']);
-    expect(res.body.errors[0].message).toContain(base + path);
-    expect(res.body.errors[0].message).toMatch(why);
-  });
   it.each(['/hang.jpg', '/slow-body.jpg'])(
     '%s: no complete answer within pictureFetchTimeoutMs → ingest_picture_error',
     async (path) => {
       shop.sim.config.pictureFetchTimeoutMs = 300;
       try {
-        const res = await create([path]);
-        expect([res.status, codeOf(res)]).toEqual([422, 'ingest_picture_error']);
-        expect(res.body.errors[0].message).toContain(base + path);
-        expect(res.body.errors[0].message).toMatch(/no answer within 300 ms/);
+        expectPictureRefused(await create([path]), base + path, /no answer within 300 ms/);
       } finally {
         shop.sim.config.pictureFetchTimeoutMs = 2000;
       }
