@@ -113,6 +113,11 @@ export interface BulkJobInput extends BulkJobOptions {
   operation: BulkOperation;
   /** A snapshot already taken (a many-shop job snapshots a shared feed once for all its shops). */
   snapshot?: FeedSnapshot;
+  /**
+   * A many-shop job's shop (set by the parent): its first window leaves no earlier than this long after the
+   * job's start, at most one window (the shops started together spread over their first window).
+   */
+  startOffsetMs?: number;
 }
 
 /** One job over many shops: a child job per shop, each with its own allowance. */

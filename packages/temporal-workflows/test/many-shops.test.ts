@@ -97,6 +97,30 @@ describe('one job over many shops', () => {
     expect(children.sort()).toEqual(shops.map((s) => shopWorkflowId(jobId, s.shopId)).sort());
   }, 120_000);
 
+  it('shops started together spread over their first window, and keep their places window after window', async () => {
+    // Started together, four shops would send each window in the same second (a slot reopens one window
+    // after its answer), a burst the workers and a sale beside them feel every window.
+    const shops = [env.shop('s-1'), env.shop('s-2'), env.shop('s-3'), env.shop('s-4')];
+    const windowMs = 4000;
+    const { handle } = await startShopsJob(env, 'many', shopsWithFeeds(env, shops, 'S', 60), {
+      allowance: { limit: 30, windowMs },
+    });
+    expect(await handle.result()).toMatchObject({ state: 'finished', total: 240, done: 240, failed: 0 });
+    const created = shops.map((s, i) =>
+      products(env, s.sellerId, `S${i}`)
+        .map((p) => p.createdAt)
+        .sort((a, b) => a - b),
+    );
+    // Each shop's windows (30 creates each) begin a quarter window after the previous shop's.
+    const starts = created.map((times) => [times[0]!, times[30]!]);
+    const order = [...starts.keys()].sort((a, b) => starts[a]![0] - starts[b]![0]);
+    for (const w of [0, 1])
+      for (let k = 1; k < order.length; k++) {
+        const gap = starts[order[k]!]![w]! - starts[order[k - 1]!]![w]!;
+        expect({ window: w, gap: gap >= windowMs / 8 }).toEqual({ window: w, gap: true });
+      }
+  }, 120_000);
+
   it('cancel reaches every running shop; shops not started yet are cancelled without a request', async () => {
     const shops = [env.shop('c-1'), env.shop('c-2'), env.shop('c-3')];
     const { jobId, handle } = await startShopsJob(env, 'many', shopsWithFeeds(env, shops, 'C', 40), {

@@ -68,6 +68,7 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
   try {
     const snapshot = (s.snapshot ??= input.snapshot ?? (await snapshotFeed(input.feed, run.jobKey)));
     s.counts.total = snapshot.total;
+    if (carry === undefined) await staggeredStart(run);
     for (;;) {
       run.metrics.settled(s.counts);
       if (s.cancelled) break;
@@ -108,6 +109,20 @@ export async function bulkListingWorkflow(input: BulkJobInput, carry?: BulkCarry
     }
     return await failJob(run, error);
   }
+}
+
+/**
+ * A many-shop job's shop waits for its place in the first window (`startOffsetMs`, set by the parent): shops
+ * started together would otherwise send their windows in the same second, window after window (each slot
+ * reopens one window after its answer), and that shared burst is what slows a sale on the same workers.
+ * Never longer than one window; a pause or cancel ends the wait. Runs recorded before the parent set it
+ * have no offset: no command.
+ */
+async function staggeredStart(run: BulkRun): Promise<void> {
+  const offset = run.input.startOffsetMs;
+  if (typeof offset !== 'number' || !(offset > 0)) return;
+  const wait = workflowInfo().runStartTime.getTime() + Math.min(offset, run.allowance.windowMs) - Date.now();
+  if (wait > 0) await condition(() => run.s.cancelled || run.s.paused, wait);
 }
 
 /**

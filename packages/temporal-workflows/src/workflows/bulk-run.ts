@@ -15,14 +15,7 @@ import type {
   SlotBatch,
 } from '../types.ts';
 import type { JobRef, PartRef } from '../stores/job-store.ts';
-import {
-  acquire,
-  DEFAULT_ALLOWANCES,
-  groupOf,
-  newRing,
-  type AcquireRequest,
-  type AcquireResult,
-} from './pacing.ts';
+import { acquire, allowanceOf, groupOf, newRing, type AcquireRequest, type AcquireResult } from './pacing.ts';
 import { IN_DOUBT } from './item-codes.ts';
 import { jobMetrics, type PauseCause } from './job-metrics.ts';
 import { infraRetries } from './infra-trouble.ts';
@@ -105,7 +98,7 @@ export interface BulkRun {
 /** The run's settings and state: the carried state, or the job's first. No command is issued here. */
 export function openRun(input: BulkJobInput, carry: BulkCarry | undefined): BulkRun {
   const group = groupOf(input.operation);
-  const allowance = input.allowance ?? DEFAULT_ALLOWANCES[group];
+  const allowance = allowanceOf(input);
   const W = allowance.windowMs;
   const ringOptions = { maxSlots: input.slotsPerWindow, marginMs: input.clockMarginMs };
   const minWait = Math.min(1_000, Math.max(1, W / 4));

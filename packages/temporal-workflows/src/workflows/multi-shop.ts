@@ -35,6 +35,7 @@ import {
   shopWorkflowId,
 } from '../contract.ts';
 import { bulkListingWorkflow } from './bulk-listing.ts';
+import { allowanceOf } from './pacing.ts';
 import { anObject, guardSignal, optionalObject, refuseInput } from './refuse.ts';
 import { childMessage, jobMessageChecks } from './job-messages.ts';
 import type { JobMessage } from '../contract.ts';
@@ -73,6 +74,8 @@ export const DEFAULT_CHILD_CHECK_MS = 60_000;
 const CHECKED_CHILDREN = 'multi-shop-checked-children';
 /** Runs from this patch on start fewer children at once when they carry inline feeds (`concurrentShops`). */
 const INLINE_FEED_CONCURRENCY = 'multi-shop-inline-feed-concurrency';
+/** Runs from this patch spread the shops they start together over their first window (`startOffsets`). */
+const STAGGERED_START = 'multi-shop-staggered-start';
 
 const { closedChildren } = proxyActivities<ReturnType<typeof createActivities>>({
   startToCloseTimeout: '2 minutes',
@@ -256,8 +259,20 @@ function handleMessages(job: ShopsJob): Tell {
   return { pauseChild, tellChild, cancel };
 }
 
+/**
+ * The job's first shops, started together, are spread evenly over their first window: each shop's windows
+ * then stay in their own part of every window after (a slot reopens one window after its answer), so the
+ * workers send a steady stream rather than every shop's window in the same second. Shops started later
+ * (as others finish) are spread by when those finished.
+ */
+function startOffsets({ input, s }: ShopsJob, shops: number): (number | undefined)[] {
+  if (s.next > 0 || shops < 2 || !patched(STAGGERED_START)) return [];
+  const { windowMs } = allowanceOf(input);
+  return Array.from({ length: shops }, (_, k) => Math.floor((k * windowMs) / shops));
+}
+
 /** Starts the child bulk job of one shop (abandoned by the parent's run: it outlives a continue-as-new). */
-function startShop(input: MultiShopJobInput, shopId: string) {
+function startShop(input: MultiShopJobInput, shopId: string, startOffsetMs?: number) {
   const shop = input.shops.find((s) => s.shopId === shopId)!;
   const { shops: _shops, maxConcurrentShops: _max, childCheckMs: _check, feed, ...options } = input;
   const args: BulkJobInput = {
@@ -269,6 +284,7 @@ function startShop(input: MultiShopJobInput, shopId: string) {
     ...(input.startId ? { startId: `${input.startId}/${shop.shopId}` } : {}),
     shop: { shopId: shop.shopId, credentialRef: shop.credentialRef, auth: shop.auth },
     feed: shop.feed ?? feed!,
+    ...(startOffsetMs ? { startOffsetMs } : {}),
   };
   return startChild(bulkListingWorkflow, {
     workflowId: shopWorkflowId(input.jobId, shop.shopId),
@@ -323,8 +339,11 @@ async function runChecked(job: ShopsJob, tell: Tell): Promise<void> {
       if (s.cancelled) break;
       // Every free slot at once: one workflow task starts them all.
       const batch = input.shops.slice(s.next, s.next + max - running.size).map((shop) => shop.shopId);
+      const offsets = startOffsets(job, batch.length);
       await Promise.all(
-        batch.map(async (shopId) => (await startShop(input, shopId), await handOff(job, tell, shopId))),
+        batch.map(
+          async (shopId, k) => (await startShop(input, shopId, offsets[k]), await handOff(job, tell, shopId)),
+        ),
       );
       s.next += batch.length;
       if (workflowInfo().continueAsNewSuggested) await goOn(job);

@@ -47,6 +47,10 @@ export const DEFAULT_ALLOWANCES: Record<RateGroup, Allowance> = {
   },
 };
 
+/** A job's allowance: its own, or the spec's for its operation's rate group, less the sales reserve. */
+export const allowanceOf = (input: { allowance?: Allowance; operation: BulkOperation }): Allowance =>
+  input.allowance ?? DEFAULT_ALLOWANCES[groupOf(input.operation)];
+
 export interface Ring {
   allowance: Allowance;
   slotSize: number;
