@@ -135,27 +135,25 @@ export class RateLimiter {
   }
 
   private log(id: string): SlidingLog {
-    let log = this.logs.get(id);
-    if (!log) {
-      log = new SlidingLog();
-      this.logs.set(id, log);
-    }
-    return log;
+    return entry(this.logs, id, () => new SlidingLog());
   }
 
   private count(key: string, group: string): RateCounter {
-    let groups = this.counters.get(key);
-    if (!groups) {
-      groups = new Map();
-      this.counters.set(key, groups);
-    }
-    let c = groups.get(group);
-    if (!c) {
-      c = { allowed: 0, limited: 0 };
-      groups.set(group, c);
-    }
-    return c;
+    const groups = entry(this.counters, key, () => new Map<string, RateCounter>());
+    return entry(groups, group, () => ({ allowed: 0, limited: 0 }));
   }
+}
+
+/**
+ * `map`'s value for `key`, made by `create` and stored on first use: the windows and counters above
+ * start when a principal first calls. (TC39's Map.prototype.getOrInsertComputed, not yet in Node.)
+ */
+function entry<K, V>(map: Map<K, V>, key: K, create: () => V): V {
+  const known = map.get(key);
+  if (known !== undefined) return known;
+  const made = create();
+  map.set(key, made);
+  return made;
 }
 
 /** Whole seconds for the Retry-After header and exact ms for the body, both in REAL time. */
