@@ -6,7 +6,8 @@ import {
   type IExecuteFunctions,
   type INodeProperties,
 } from 'n8n-workflow';
-import type { PageIterator } from '@selling-kit/api-client/client';
+import type { PageIterator, SellingClient } from '@selling-kit/api-client/client';
+import type { OperationModule } from './operation';
 import { compact } from './parameters';
 
 export const returnAllFields = (max: number): INodeProperties[] => [
@@ -88,7 +89,7 @@ export async function collect<T>(
  * Get Many for item `i`: its Filters and Return All / Limit, read through `list` a page of up to
  * `pageMax` at a time (fewer when the limit is smaller), each item once by `keyOf`.
  */
-export async function listItems<T>(
+async function listItems<T>(
   ctx: IExecuteFunctions,
   i: number,
   pageMax: number,
@@ -99,4 +100,21 @@ export async function listItems<T>(
   const max = maxItems.call(ctx, i);
   const limit = Math.min(max ?? pageMax, pageMax);
   return collect(ctx, i, list({ ...filters, limit }), keyOf, max);
+}
+
+/**
+ * `execute` of a Get Many operation: item `i`'s records, read through `list` (listItems above), then
+ * turned into output items by `output` (default: as the service sent them).
+ */
+export function getManyOperation<T>(
+  pageMax: number,
+  list: (client: SellingClient, query: IDataObject & { limit: number }) => PageIterator<T>,
+  keyOf: (item: T) => unknown,
+  output: (this: IExecuteFunctions, items: T[], i: number) => IDataObject[] = (items) =>
+    items as unknown as IDataObject[],
+): OperationModule['execute'] {
+  return async function execute(this: IExecuteFunctions, i: number, client: SellingClient) {
+    const items = await listItems(this, i, pageMax, (query) => list(client, query), keyOf);
+    return output.call(this, items, i);
+  };
 }

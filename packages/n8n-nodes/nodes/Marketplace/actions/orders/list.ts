@@ -1,6 +1,6 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { ORDERS_PAGE_MAX, type SellingClient } from '@selling-kit/api-client/client';
-import { filtersField, listItems, returnAllFields } from '../paging';
+import type { INodeProperties } from 'n8n-workflow';
+import { ORDERS_PAGE_MAX } from '@selling-kit/api-client/client';
+import { filtersField, getManyOperation, returnAllFields } from '../paging';
 
 export const description: INodeProperties[] = [
   ...returnAllFields(1000),
@@ -10,17 +10,8 @@ export const description: INodeProperties[] = [
   ]),
 ];
 
-export async function execute(
-  this: IExecuteFunctions,
-  i: number,
-  client: SellingClient,
-): Promise<IDataObject[]> {
-  const orders = await listItems(
-    this,
-    i,
-    ORDERS_PAGE_MAX,
-    (query) => client.orders.list(query),
-    (o) => o.purchase_id,
-  );
-  return orders as unknown as IDataObject[];
-}
+export const execute = getManyOperation(
+  ORDERS_PAGE_MAX,
+  (client, query) => client.orders.list(query),
+  (o) => o.purchase_id,
+);

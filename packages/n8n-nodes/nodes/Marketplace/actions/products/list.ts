@@ -1,14 +1,13 @@
 // Get Many products: a limit or every page, with filters. Version 2 returns each product with its
 // URL and status word, or (Simplify, the default) only the fields a workflow usually needs.
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import {
   PRODUCTS_PAGE_MAX,
   type ProductSortBy,
   type ProductStateFilter,
-  type SellingClient,
 } from '@selling-kit/api-client/client';
 import { labelledOptions } from '../options';
-import { filtersField, listItems, returnAllFields } from '../paging';
+import { filtersField, getManyOperation, returnAllFields } from '../paging';
 import { isV2 } from '../parameters';
 import { productOutput, simplifiedProduct } from './output';
 
@@ -64,20 +63,14 @@ export const description: INodeProperties[] = [
   ]),
 ];
 
-export async function execute(
-  this: IExecuteFunctions,
-  i: number,
-  client: SellingClient,
-): Promise<IDataObject[]> {
-  const products = await listItems(
-    this,
-    i,
-    PRODUCTS_PAGE_MAX,
-    (query) => client.products.list(query),
-    (p) => p.product_id,
-  );
-  if (!isV2(this)) return products as unknown as IDataObject[];
-  const simplify = this.getNodeParameter('simplify', i, true) as boolean;
-  const withPicture = Number(this.getNode().typeVersion) >= 3;
-  return products.map((p) => (simplify ? simplifiedProduct(p, withPicture) : productOutput(p)));
-}
+export const execute = getManyOperation(
+  PRODUCTS_PAGE_MAX,
+  (client, query) => client.products.list(query),
+  (p) => p.product_id,
+  function output(products, i) {
+    if (!isV2(this)) return products as unknown as IDataObject[];
+    const simplify = this.getNodeParameter('simplify', i, true) as boolean;
+    const withPicture = Number(this.getNode().typeVersion) >= 3;
+    return products.map((p) => (simplify ? simplifiedProduct(p, withPicture) : productOutput(p)));
+  },
+);
