@@ -112,11 +112,11 @@ describe('one job over many shops', () => {
         .sort((a, b) => a - b),
     );
     // Each shop's windows (30 creates each) begin a quarter window after the previous shop's.
-    const starts = created.map((times) => [times[0]!, times[30]!]);
+    const starts = created.map((times) => [times[0]!, times[30]!] as const);
     const order = [...starts.keys()].sort((a, b) => starts[a]![0] - starts[b]![0]);
-    for (const w of [0, 1])
+    for (const w of [0, 1] as const)
       for (let k = 1; k < order.length; k++) {
-        const gap = starts[order[k]!]![w]! - starts[order[k - 1]!]![w]!;
+        const gap = starts[order[k]!]![w] - starts[order[k - 1]!]![w];
         expect({ window: w, gap: gap >= windowMs / 8 }).toEqual({ window: w, gap: true });
       }
   }, 120_000);
