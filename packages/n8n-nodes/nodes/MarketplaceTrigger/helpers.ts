@@ -1,29 +1,32 @@
+// The Marketplace Trigger's Events choice and the checks its lifecycle and webhook methods share: the
+// replay window, the events selection and its matching, and reading the raw body.
 import type { INodePropertyOptions } from 'n8n-workflow';
+import type { WebhookEventType } from '@selling-kit/api-client/core';
 
-/** Event types the marketplace sends (core: WEBHOOK_EVENT_TYPES), as node options; `*` = any. */
+/** The `Any Event` choice: every event type, including those added later. */
+export const ANY_EVENT = '*';
+
+/** What each event type the marketplace sends (core: WEBHOOK_EVENT_TYPES) is called, and means. */
+const EVENTS: Record<WebhookEventType, [name: string, meaning: string]> = {
+  'v1:order.new': ['New Order', 'A sale: an item was sold'],
+  'v1:order.refund': ['Order Refunded', 'A refund of an order'],
+  'v1:product.like': ['Product Liked', 'A buyer liked a listing'],
+  'v1:product.unlike': ['Product Unliked', 'A buyer removed a like'],
+  'v1:product.updated': ['Product Updated', 'A listing changed, e.g. its status'],
+};
+
+/** The events as node options, `Any Event` first; each description ends with its wire name. */
 export const EVENT_OPTIONS: INodePropertyOptions[] = [
   {
     name: 'Any Event',
-    value: '*',
+    value: ANY_EVENT,
     description: 'Every event, including types added later; choose it alone',
   },
-  { name: 'New Order', value: 'v1:order.new', description: 'A sale: an item was sold (v1:order.new)' },
-  { name: 'Order Refunded', value: 'v1:order.refund', description: 'A refund of an order (v1:order.refund)' },
-  {
-    name: 'Product Liked',
-    value: 'v1:product.like',
-    description: 'A buyer liked a listing (v1:product.like)',
-  },
-  {
-    name: 'Product Unliked',
-    value: 'v1:product.unlike',
-    description: 'A buyer removed a like (v1:product.unlike)',
-  },
-  {
-    name: 'Product Updated',
-    value: 'v1:product.updated',
-    description: 'A listing changed, e.g. its status (v1:product.updated)',
-  },
+  ...Object.entries(EVENTS).map(([value, [name, meaning]]) => ({
+    name,
+    value,
+    description: `${meaning} (${value})`,
+  })),
 ];
 
 /**
@@ -39,9 +42,6 @@ export function replayWindowProblem(value: unknown): string | undefined {
   if (Number.isFinite(sec) && sec >= MIN_REPLAY_WINDOW_SEC) return undefined;
   return `Replay Window must be at least ${MIN_REPLAY_WINDOW_SEC} seconds (below it replay protection is off or nearly)`;
 }
-
-/** The `Any Event` choice: every event type, including those added later. */
-export const ANY_EVENT = '*';
 
 /**
  * Why a selection of events cannot be used, or undefined. `Any Event` is exclusive (n8n's multiOptions
