@@ -21,15 +21,8 @@
 // Sharding the allocator was not needed for this: one allocator keeps the ledger exact (no split budget).
 // A cut share stays committed until the OLD lease's end plus one window (0.3): a lane may still send what
 // it was granted under the old lease until that end (grants are made up to one budget window ahead).
-import {
-  allHandlersFinished,
-  condition,
-  continueAsNew,
-  deprecatePatch,
-  patched,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { continueAsNew, deprecatePatch, patched, setHandler } from '@temporalio/workflow';
+import { entityRunEnds } from './entity-run.ts';
 import { appBudgetWorkflowId } from '../contract.ts';
 import { APP_WIDE_LIMIT, type Allowance } from '@selling-kit/api-client/rate-limits';
 import { REFUSING_UPDATE, refuseInput } from './refuse.ts';
@@ -167,8 +160,7 @@ export async function appBudgetWorkflow(input: BudgetInput, carry?: BudgetState)
     },
     REFUSING_UPDATE,
   );
-  await condition(() => handled >= 500 || workflowInfo().continueAsNewSuggested);
-  await condition(allHandlersFinished);
+  await entityRunEnds(() => handled);
   await continueAsNew<typeof appBudgetWorkflow>(input, state);
 }
 

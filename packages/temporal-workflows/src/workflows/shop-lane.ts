@@ -8,15 +8,8 @@
 // one update per window, none per renewal) and a small share is paced over the budget window (pacing.ts,
 // "Budget pacing"); the `cap` update stays for workers before 0.3. A lane started afresh (terminated by
 // hand) does not know the last window: it waits one (see `usedBefore`) — restart jobs, not lanes.
-import {
-  allHandlersFinished,
-  condition,
-  continueAsNew,
-  deprecatePatch,
-  patched,
-  setHandler,
-  workflowInfo,
-} from '@temporalio/workflow';
+import { continueAsNew, deprecatePatch, patched, setHandler } from '@temporalio/workflow';
+import { entityRunEnds } from './entity-run.ts';
 import { laneWorkflowId } from '../contract.ts';
 import { acquire, applyShare, DEFAULT_MARGIN_MS, newRing, type Ring } from './pacing.ts';
 import { REFUSING_UPDATE, refuseInput } from './refuse.ts';
@@ -58,7 +51,6 @@ export async function shopLaneWorkflow(input: LaneInput, carry?: Ring): Promise<
     REFUSING_UPDATE,
   );
   // An entity lives on; it starts afresh (carrying its ring) before its history grows large.
-  await condition(() => handled >= 500 || workflowInfo().continueAsNewSuggested);
-  await condition(allHandlersFinished);
+  await entityRunEnds(() => handled);
   await continueAsNew<typeof shopLaneWorkflow>(input, ring);
 }
