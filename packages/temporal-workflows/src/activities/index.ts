@@ -9,6 +9,7 @@ import { createBatchActivities } from './batch.ts';
 import { createLaneActivities } from './lanes.ts';
 import { createSaleActivities } from './sales.ts';
 import { createDelistActivities } from './delist.ts';
+import { createOrderActivities } from './orders.ts';
 import { createOfferActivities } from './offers.ts';
 import { createAuthActivities } from './auth.ts';
 import { createReportActivities } from './report.ts';
@@ -23,6 +24,9 @@ export type { ActivityDeps } from './context.ts';
 export type { ShopDirectoryDeps, ShopNames } from './shop-directory.ts';
 export type { AcquireInput } from './lanes.ts';
 
+/** Every activity a worker registers: the type workflows proxy them by (a type only, never bundled). */
+export type Activities = ReturnType<typeof createActivities>;
+
 export function createActivities(deps: ActivityDeps & ShopDirectoryDeps) {
   const clients = createClientCache(deps);
   deps.closers?.push(() => clients.close());
@@ -33,6 +37,7 @@ export function createActivities(deps: ActivityDeps & ShopDirectoryDeps) {
     ...createLaneActivities(ctx),
     ...createSaleActivities(ctx),
     ...createDelistActivities(ctx),
+    ...createOrderActivities(ctx),
     ...createOfferActivities(ctx),
     ...createAuthActivities(ctx),
     ...createReportActivities(ctx),

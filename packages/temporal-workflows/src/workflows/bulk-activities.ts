@@ -1,11 +1,10 @@
 // The activities of a bulk job as its workflow calls them (bulk-listing.ts): timeouts, heartbeats and
 // retries chosen per kind of work.
 import { ActivityCancellationType, proxyActivities } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.ts';
+import type { Activities } from '../activities/index.ts';
 import { JOB_STORE_NOT_SHARED } from '../stores/job-store.ts';
-import { LANE_ASK_RETRY } from './retry-policies.ts';
+import { LANE_ASK_ACTIVITY } from './retry-policies.ts';
 
-type Activities = ReturnType<typeof createActivities>;
 /**
  * Activities retry briefly on their own (a blip of a few seconds never shows); longer trouble reaches the
  * workflow, which pauses the job with the reason and tries again on a capped backoff, as long as it takes
@@ -43,10 +42,7 @@ export const { verifyBySku } = proxyActivities<Activities>({
   heartbeatTimeout: '30 seconds',
   retry: { ...retry, nonRetryableErrorTypes: ['UnknownCredential', JOB_STORE_NOT_SHARED] },
 });
-export const { acquireSlots } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: LANE_ASK_RETRY,
-});
+export const { acquireSlots } = proxyActivities<Activities>(LANE_ASK_ACTIVITY);
 
 /**
  * SKUs checked per verification round. Verification GETs are not paced by the lane: they live in the

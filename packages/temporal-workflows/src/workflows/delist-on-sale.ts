@@ -5,18 +5,15 @@
 // at once — one activity per shop and SKU, in the general group's reserve like the sale lane
 // (workflows/sale.ts): nothing waits behind a bulk window.
 import { ApplicationFailure, proxyActivities } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.ts';
+import type { Activities } from '../activities/index.ts';
 import type { DelistInput, DelistResult, DelistOutcome } from '../webhooks/sales-types.ts';
 import { refuseInput } from './refuse.ts';
-import { SALE_RETRY } from './retry-policies.ts';
+import { SALE_ACTIVITY } from './retry-policies.ts';
 
 export { delistWorkflowId } from '../contract.ts';
 
 // The sale lane's options: a 429 waits its Retry-After (nextRetryDelay), 5xx and timeouts back off.
-const { planDelist, delistSku } = proxyActivities<ReturnType<typeof createActivities>>({
-  startToCloseTimeout: '30 seconds',
-  retry: SALE_RETRY,
-});
+const { planDelist, delistSku } = proxyActivities<Activities>(SALE_ACTIVITY);
 
 export async function delistOnSaleWorkflow(input: DelistInput): Promise<DelistResult> {
   refuseInput(input);

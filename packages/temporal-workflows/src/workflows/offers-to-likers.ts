@@ -24,15 +24,13 @@ import {
   sleep,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.ts';
+import type { Activities } from '../activities/index.ts';
 import type { LikerOfferOutcome, LikerOffersInput, LikerOffersState } from '../webhooks/sales-types.ts';
 import { likerOffersWorkflowId } from '../contract.ts';
 import { DEFAULT_ALLOWANCES, type AcquireResult, type SlotReport } from './pacing.ts';
 import { guardSignal, refuseInput } from './refuse.ts';
 import { likeSignal, likerOffersStateQuery } from './messages.ts';
-import { LANE_ASK_RETRY } from './retry-policies.ts';
-
-type Activities = ReturnType<typeof createActivities>;
+import { LANE_ASK_ACTIVITY } from './retry-policies.ts';
 
 /** Runs before 0.4: Temporal retried the offer (replayed as they were recorded). */
 const { sendLikerOffer } = proxyActivities<Activities>({
@@ -47,10 +45,7 @@ const { sendLikerOffer: sendLikerOfferOnce } = proxyActivities<Activities>({
   startToCloseTimeout: '90 seconds',
   retry: { maximumAttempts: 1 },
 });
-const { acquireSlots } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: LANE_ASK_RETRY,
-});
+const { acquireSlots } = proxyActivities<Activities>(LANE_ASK_ACTIVITY);
 
 export { likerOffersWorkflowId };
 

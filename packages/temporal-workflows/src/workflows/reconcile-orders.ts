@@ -3,13 +3,14 @@
 // would have announced — for the seller to act on. The report is a job of its own in the job store, read
 // by the run's workflow id (`reportKey`) like any job's.
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.ts';
+import type { Activities } from '../activities/index.ts';
 import type { ReconcileInput, ReconcileResult } from '../types.ts';
 import { refuseInput } from './refuse.ts';
+import { READ_RETRY } from './retry-policies.ts';
 
-const { listRecentOrders, writeReport } = proxyActivities<ReturnType<typeof createActivities>>({
+const { listRecentOrders, writeReport } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
-  retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 10 },
+  retry: READ_RETRY,
 });
 
 export async function reconcileOrdersWorkflow(input: ReconcileInput): Promise<ReconcileResult> {

@@ -20,7 +20,7 @@ import {
   workflowInfo,
   WorkflowIdReusePolicy,
 } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.ts';
+import type { Activities } from '../activities/index.ts';
 import type {
   ReconcileSalesCarry,
   ReconcileSalesInput,
@@ -31,19 +31,18 @@ import type { ShopRef } from '../types.ts';
 import { delistWorkflowId } from '../contract.ts';
 import { delistOnSaleWorkflow } from './delist-on-sale.ts';
 import { refuseInput } from './refuse.ts';
-
-type Activities = ReturnType<typeof createActivities>;
+import { READ_RETRY } from './retry-policies.ts';
 
 /** Runs recorded before 0.4: the whole window in one answer. */
 const { listRecentSales } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   heartbeatTimeout: '1 minute',
-  retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 10 },
+  retry: READ_RETRY,
 });
 /** 0.4: one page (one request and one visibility query). */
 const { listSalesPage } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1s', maximumInterval: '30s', maximumAttempts: 10 },
+  retry: READ_RETRY,
 });
 
 export const PAGED_PATCH = 'reconcile-sales-paged';

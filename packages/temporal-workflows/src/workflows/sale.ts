@@ -17,18 +17,13 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Duration } from '@temporalio/common';
-import type { createActivities } from '../activities/index.ts';
+import type { Activities } from '../activities/index.ts';
 import type { SaleInput, SaleResult } from '../types.ts';
 import { refuseInput } from './refuse.ts';
-import { SALE_RETRY } from './retry-policies.ts';
-
-type Activities = ReturnType<typeof createActivities>;
+import { SALE_ACTIVITY } from './retry-policies.ts';
 
 /** The durable path (every sale before SALE_LOCAL_FIRST, and what the local attempt hands over). */
-const { markSold } = proxyActivities<Activities>({
-  startToCloseTimeout: '30 seconds',
-  retry: SALE_RETRY,
-});
+const { markSold } = proxyActivities<Activities>(SALE_ACTIVITY);
 
 /**
  * One attempt in the worker that runs the sale's workflow task. Its timeout keeps that task short: a

@@ -17,7 +17,7 @@ import {
   sleep,
   type RetryPolicy,
 } from '@temporalio/workflow';
-import type { createActivities } from '../activities/index.ts';
+import type { Activities } from '../activities/index.ts';
 import { REFRESH_ACTIVITY, sellerAuthWorkflowId } from '../contract.ts';
 import { REFUSING_UPDATE, refuseInput } from './refuse.ts';
 import {
@@ -37,7 +37,6 @@ export const MIN_PROACTIVE_MS = 30_000;
 const HALF_LIFE_PATCH = 'refresh-ahead-half-life';
 const REAUTH_CONTINUE_PATCH = 'reauth-continue-as-new';
 
-type Activities = ReturnType<typeof createActivities>;
 const retry: RetryPolicy = {
   initialInterval: '1s',
   maximumInterval: '1 minute',
