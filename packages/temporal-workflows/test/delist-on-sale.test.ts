@@ -20,6 +20,7 @@ import { delistWorkflowId, type delistOnSaleWorkflow } from '../src/workflows/de
 import { parseSkuMap, loadSkuMap, SkuMapError } from '../src/webhooks/sku-map.ts';
 import type { ConnectedShop, DelistResult } from '../src/webhooks/sales-types.ts';
 import { admin, listDirectly, startEnv, subscribeWebhooks, waitFor, type TestEnv } from './helpers.ts';
+import { startPartnerReceiver } from './partner-receiver.ts';
 
 const SECRET = 'whsec_delist_test';
 let env: TestEnv;
@@ -75,8 +76,11 @@ async function orderDelivery(purchaseId: string) {
 const post = (body: string, headers: Record<string, string>) =>
   fetch(receiver.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 
-/** Order webhooks of partner A's shops go to `url` → the subscription's id. */
-const subscribe = (url: string) => subscribeWebhooks(env, 'partner-dl-a', url, ['v1:order.new']);
+/** The partner of shops A to C, and the webhooks of theirs this file's receivers take. */
+const PARTNER = 'partner-dl-a';
+const ORDER_EVENTS = ['v1:order.new'];
+/** Order webhooks of the partner's shops go to `url` → the subscription's id. */
+const subscribe = (url: string) => subscribeWebhooks(env, PARTNER, url, ORDER_EVENTS);
 /** The receiver's options for this file's shops. */
 const receiverOptions = () => ({
   client: env.client,
@@ -91,12 +95,10 @@ beforeAll(async () => {
     const s = env.shop(ref);
     return { shopId: s.shopId, credentialRef: ref, sellerId: s.sellerId, ref };
   });
-  receiver = await startWebhookReceiver({
+  ({ receiver, subscriptionId } = await startPartnerReceiver(env, PARTNER, ORDER_EVENTS, {
     ...receiverOptions(),
     log: (e) => logged.push(JSON.stringify(e)),
-  });
-  await admin(env, 'PATCH', '/admin/partners/partner-dl-a', { webhookSecret: SECRET });
-  subscriptionId = await subscribe(receiver.url);
+  }));
 }, 120_000);
 afterAll(async () => {
   await receiver?.close();

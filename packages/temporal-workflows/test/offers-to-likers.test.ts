@@ -6,22 +6,15 @@
 // landed (a 500 after the write) is never sent again; a refused one (401) does not stop the workflow; a
 // burst of offers is paced by the shop's lane and leaves the sales reserve alone.
 // @needs temporal
-import { startWebhookReceiver, type WebhookReceiver } from '../src/webhooks/webhook-receiver.ts';
+import type { WebhookReceiver } from '../src/webhooks/webhook-receiver.ts';
 import { checkOfferSettings, recordLike } from '../src/webhooks/webhook-flows.ts';
 import { offerCents } from '../src/activities/offers.ts';
 import { likerOffersWorkflowId, type likerOffersWorkflow } from '../src/workflows/offers-to-likers.ts';
 import { shopLaneWorkflow } from '../src/workflows/shop-lane.ts';
 import { laneWorkflowId } from '../src/contract.ts';
 import { markAsSold } from '../src/client/client.ts';
-import {
-  addFault,
-  admin,
-  listDirectly,
-  startEnv,
-  subscribeWebhooks,
-  waitFor,
-  type TestEnv,
-} from './helpers.ts';
+import { addFault, admin, listDirectly, startEnv, waitFor, type TestEnv } from './helpers.ts';
+import { startPartnerReceiver } from './partner-receiver.ts';
 import { likerOffersStateQuery } from '../src/workflows/messages.ts';
 
 const SECRET = 'whsec_offers_test';
@@ -44,15 +37,11 @@ beforeAll(async () => {
   env = await startEnv('offers');
   const s = env.shop('of-a');
   shop = { shopId: s.shopId, credentialRef: s.ref, sellerId: s.sellerId };
-  receiver = await startWebhookReceiver({
-    client: env.client,
-    taskQueue: env.taskQueue,
+  ({ receiver } = await startPartnerReceiver(env, 'partner-of-a', ['v1:product.like'], {
     secret: SECRET,
     shops: [shop],
     offers: { delayMs: DELAY_MS, percentOff: 10 },
-  });
-  await admin(env, 'PATCH', '/admin/partners/partner-of-a', { webhookSecret: SECRET });
-  await subscribeWebhooks(env, 'partner-of-a', receiver.url, ['v1:product.like']);
+  }));
 }, 120_000);
 afterAll(async () => {
   await receiver?.close();
