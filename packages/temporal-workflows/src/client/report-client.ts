@@ -6,7 +6,7 @@
 // — a many-shop job one file per shop, `<dir>/<jobId>/<shopId>.ndjson` — through temporary files renamed
 // into place (a reader never sees half a file).
 import { createHash, randomUUID } from 'node:crypto';
-import { innermostMessage, runOnWorker } from './on-worker.ts';
+import { innermostMessage, noWorkerMessage, runOnWorker } from './on-worker.ts';
 import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
@@ -63,19 +63,18 @@ async function readPage(
   input: JobReportInput,
   opts: ReadReportOptions,
 ): Promise<JobReportPage> {
-  const taskQueue = opts.taskQueue ?? DEFAULT_TASK_QUEUE;
-  const timeout = opts.timeout ?? JOB_REPORT_TIMEOUT;
-  const workflowId = jobReportWorkflowId(input.jobId, randomUUID().slice(0, 8));
   return runOnWorker(
     client,
     jobReportWorkflow,
-    { taskQueue, workflowId, args: [input], workflowExecutionTimeout: timeout },
     {
-      noWorker: () =>
-        new JobReportError(
-          `no selling-kit worker on task queue ${taskQueue} read job ${input.jobId}'s report within ${String(timeout)}: start one with \`selling-kit worker\``,
-          'no_worker',
-        ),
+      task: `read job ${input.jobId}'s report`,
+      workflowId: (suffix) => jobReportWorkflowId(input.jobId, suffix),
+      args: [input],
+      taskQueue: opts.taskQueue,
+      timeout: opts.timeout ?? JOB_REPORT_TIMEOUT,
+    },
+    {
+      noWorker: (message) => new JobReportError(message, 'no_worker'),
       // Refused by the worker: the shops named are not the job's (the activity), or the reader's key is
       // not granted them (the codec: the run fails at once, InputRefused).
       failed: (e) =>
@@ -110,10 +109,7 @@ async function shopsOf(client: Client, jobId: string, opts: ReadReportOptions): 
         'not_found',
       );
     if (Date.now() >= deadline)
-      throw new JobReportError(
-        `no selling-kit worker on task queue ${taskQueue} answered for job ${jobId} within ${String(timeout)}: start one with \`selling-kit worker\``,
-        'no_worker',
-      );
+      throw new JobReportError(noWorkerMessage(taskQueue, `answered for job ${jobId}`, timeout), 'no_worker');
     throw e;
   }
 }

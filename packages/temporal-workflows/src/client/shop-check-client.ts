@@ -2,16 +2,10 @@
 // check that a shop's key works runs where the key is (workflows/shop-check.ts). `selling-kit bulk` calls
 // it for every shop it names; an answer of `ok: false` says why in words (code, message), a task queue no
 // worker serves says that instead of hanging.
-import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { innermostMessage, runOnWorker } from './on-worker.ts';
 import type { Duration } from '@temporalio/common';
-import {
-  DEFAULT_TASK_QUEUE,
-  shopCheckWorkflowId,
-  type ShopCheckInput,
-  type ShopCheckResult,
-} from '../contract.ts';
+import { shopCheckWorkflowId, type ShopCheckInput, type ShopCheckResult } from '../contract.ts';
 import { shopCheckWorkflow } from '../workflows/shop-check.ts';
 
 /** How long a check may wait for a worker and the API's answer. */
@@ -32,19 +26,18 @@ export async function checkShop(
   input: ShopCheckInput,
   opts: { taskQueue?: string; timeout?: Duration } = {},
 ): Promise<ShopCheckResult> {
-  const taskQueue = opts.taskQueue ?? DEFAULT_TASK_QUEUE;
-  const timeout = opts.timeout ?? SHOP_CHECK_TIMEOUT;
-  const workflowId = shopCheckWorkflowId(input.shopId, randomUUID().slice(0, 8));
   return runOnWorker(
     client,
     shopCheckWorkflow,
-    { taskQueue, workflowId, args: [input], workflowExecutionTimeout: timeout },
     {
-      noWorker: () =>
-        new ShopCheckError(
-          `no selling-kit worker on task queue ${taskQueue} checked shop "${input.shopId}" within ${String(timeout)}: start one with \`selling-kit worker\``,
-          'no_worker',
-        ),
+      task: `checked shop "${input.shopId}"`,
+      workflowId: (suffix) => shopCheckWorkflowId(input.shopId, suffix),
+      args: [input],
+      taskQueue: opts.taskQueue,
+      timeout: opts.timeout ?? SHOP_CHECK_TIMEOUT,
+    },
+    {
+      noWorker: (message) => new ShopCheckError(message, 'no_worker'),
       failed: (e) =>
         new ShopCheckError(
           `the worker refused to check shop "${input.shopId}": ${innermostMessage(e)}`,
