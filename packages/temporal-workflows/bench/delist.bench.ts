@@ -4,9 +4,6 @@
 // the moment the listing is sold on BOTH other shops (the simulator's state), while a 20-shop bulk
 // create job runs on the same worker, server and simulator. Goal: p99 < 2 s.
 //   node packages/temporal-workflows/bench/delist.bench.ts [--sales 100] [--shops 20] [--shop-items 1000]
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { startSimulator } from '@selling-kit/simulator';
@@ -15,7 +12,7 @@ import { createListing } from '../../simulator/src/domain/products.ts';
 import { startBulkJob, getProgress } from '../src/client/client.ts';
 import { startWebhookReceiver } from '../src/webhooks/webhook-receiver.ts';
 import { manyShopFeeds } from './feeds.ts';
-import { percentile, runWhenMain, startInlineWorker, startTemporal } from './harness.ts';
+import { openBench, percentile, runWhenMain, startInlineWorker } from './harness.ts';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -29,8 +26,7 @@ export async function run(
   shopItems = arg('shop-items', 1000),
 ) {
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  const dir = mkdtempSync(join(tmpdir(), 'sk-bench-delist-'));
-  const temporal = await startTemporal(dir);
+  const { dir, temporal } = await openBench('sk-bench-delist-');
   const { address, client } = temporal;
   // ×1: the bulk shops run at the real 200 per 10 s each (400/s together, as in bulk.bench.ts).
   const sim = await startSimulator({ port: 0, config: { timeScale: 1, fetchPictures: false } });

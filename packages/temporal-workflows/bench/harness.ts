@@ -3,7 +3,9 @@
 // is its own) or in the bench's own process, a once-a-second RSS sampler, the history of every run of a
 // workflow, the feed rows, and the run-alone entry point.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
@@ -92,6 +94,34 @@ export async function startTemporal(dir: string) {
       await server.stop();
     },
   };
+}
+
+/** A bench's own folder (under the system's temp folder, named from `folderPrefix`) and its Temporal server. */
+export async function openBench(folderPrefix: string) {
+  const dir = mkdtempSync(join(tmpdir(), folderPrefix));
+  return { dir, temporal: await startTemporal(dir) };
+}
+
+/**
+ * A worker process (spawnWorker) on the bench's server, polling a task queue of its own
+ * (`bench-<name>-<uuid>`), with its embedded job store in the bench's folder `dir`, where its feeds are
+ * too; `env` says where its shops' credentials are, and any tuning.
+ */
+export async function spawnBenchWorker(
+  temporal: { address: string },
+  dir: string,
+  name: string,
+  env: Record<string, string>,
+) {
+  const taskQueue = `bench-${name}-${randomUUID()}`;
+  const worker = await spawnWorker({
+    TEMPORAL_ADDRESS: temporal.address,
+    SELLING_KIT_TASK_QUEUE: taskQueue,
+    SELLING_KIT_JOB_STORE: join(dir, 'jobs'),
+    SELLING_KIT_FEED_ROOTS: dir,
+    ...env,
+  });
+  return { taskQueue, worker };
 }
 
 const WORKER_MAIN = fileURLToPath(new URL('../src/worker/worker-main.ts', import.meta.url));

@@ -5,8 +5,7 @@
 // those ate the reserve. Prints the sales' p50 / p99, the GETs by SKU and the general group's 429s at the
 // gateway. Real Temporal dev server, simulator at ×1 (the spec's allowances in real time), one worker.
 //   node packages/temporal-workflows/bench/reserve.bench.ts [--rows 10000] [--sale-gap-ms 500]
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
@@ -15,7 +14,7 @@ import { addShop, validListing } from '@selling-kit/simulator/testing';
 import { createListing } from '../../simulator/src/domain/products.ts';
 import { cancelJob, markAsSold, startBulkJob } from '../src/client/client.ts';
 import { DEFAULT_ALLOWANCES } from '../src/workflows/pacing.ts';
-import { param, percentile, runWhenMain, sleep, startInlineWorker, startTemporal } from './harness.ts';
+import { openBench, param, percentile, runWhenMain, sleep, startInlineWorker } from './harness.ts';
 import { simAdmin } from '../test/helpers.ts';
 import { writeFeedFile } from './feeds.ts';
 
@@ -24,8 +23,7 @@ export async function run(
   saleGapMs = param('sale-gap-ms', 'RESERVE_SALE_GAP_MS', 500),
 ) {
   Runtime.install({ logger: new DefaultLogger('WARN') });
-  const dir = mkdtempSync(join(tmpdir(), 'sk-reserve-'));
-  const temporal = await startTemporal(dir);
+  const { dir, temporal } = await openBench('sk-reserve-');
   const sim = await startSimulator({ port: 0, config: { timeScale: 1, fetchPictures: false } });
   const admin = (method: string, path: string, body?: unknown) => simAdmin(sim, method, path, body);
   const { seller, credential } = addShop(sim, { username: 'bench-reserve' });

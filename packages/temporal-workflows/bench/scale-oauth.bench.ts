@@ -23,8 +23,7 @@
 //   Each seller gets a job of its own, all started at once; --one-job 1 (SCALE_ONE_JOB=1) runs one
 //   many-shop job over every seller instead (maxConcurrentShops = sellers).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import {
@@ -47,8 +46,8 @@ import {
   percentile,
   row,
   sleep,
-  spawnWorker,
-  startTemporal,
+  openBench,
+  spawnBenchWorker,
   runWhenMain,
 } from './harness.ts';
 import { grantTokenPair } from '../test/token-helpers.ts';
@@ -80,8 +79,7 @@ export async function run(
   deadlineS = param('deadline-s', 'SCALE_DEADLINE_S', 900),
   oneJob = param('one-job', 'SCALE_ONE_JOB', 0) === 1,
 ) {
-  const dir = mkdtempSync(join(tmpdir(), 'sk-bench-oauth-'));
-  const temporal = await startTemporal(dir);
+  const { dir, temporal } = await openBench('sk-bench-oauth-');
   const sim = await startSimulator({
     port: 0,
     config: { timeScale, fetchPictures: false, appWideLimit: { limit: appLimit, windowMs: APP_WINDOW_MS } },
@@ -127,15 +125,10 @@ export async function run(
   writeFileSync(storePath, sealTokens(keys[0]!, JSON.stringify(all)), { mode: 0o600 });
   if (!createFileTokenStore(storePath, keys).get(shops[0]!.ref)) throw new Error('token store unreadable');
 
-  const taskQueue = `bench-oauth-${randomUUID()}`;
-  const worker = await spawnWorker({
-    TEMPORAL_ADDRESS: temporal.address,
-    SELLING_KIT_TASK_QUEUE: taskQueue,
+  const { taskQueue, worker } = await spawnBenchWorker(temporal, dir, 'oauth', {
     SELLING_KIT_TOKEN_STORE: storePath,
-    SELLING_KIT_JOB_STORE: join(dir, 'jobs'),
     SELLING_KIT_CODEC_KEY: codecKey,
     SELLING_KIT_TOKEN_STORE_KEY: tokenStoreKey.toString('base64'),
-    SELLING_KIT_FEED_ROOTS: dir, // the sellers' feed files
     ...(maxActivities ? { SELLING_KIT_MAX_CONCURRENT_ACTIVITIES: String(maxActivities) } : {}),
   });
   const total = sellers * sellerItems;

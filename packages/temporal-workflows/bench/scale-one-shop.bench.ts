@@ -9,8 +9,7 @@
 //    first 10 % of items), target ≤ 1.3 — also without the job's last step (the report merge).
 //   node packages/temporal-workflows/bench/scale-one-shop.bench.ts [--items 100000] [--time-scale 10]
 //   (or SCALE_ITEMS / SCALE_TIME_SCALE in the environment, e.g. `SCALE_ITEMS=5000 pnpm bench`)
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { startSimulator, createSeller, createApiKey, addAddress } from '@selling-kit/simulator';
@@ -26,8 +25,8 @@ import {
   row,
   runHistories,
   sampleRss,
-  spawnWorker,
-  startTemporal,
+  openBench,
+  spawnBenchWorker,
   runWhenMain,
 } from './harness.ts';
 
@@ -35,8 +34,7 @@ export async function run(
   items = param('items', 'SCALE_ITEMS', 100_000),
   timeScale = param('time-scale', 'SCALE_TIME_SCALE', 10),
 ) {
-  const dir = mkdtempSync(join(tmpdir(), 'sk-bench-scale-'));
-  const temporal = await startTemporal(dir);
+  const { dir, temporal } = await openBench('sk-bench-scale-');
   // ×10 by default: the 200-per-10 s create window lasts one real second (100,000 items ≈ 500 s).
   const sim = await startSimulator({ port: 0, config: { timeScale, fetchPictures: false } });
   const seller = createSeller(sim.world, { username: 'scale-one' });
@@ -48,13 +46,8 @@ export async function run(
       'scale-one': { baseUrl: sim.url, apiKey: createApiKey(sim.world, 'partner-scale', seller.id).key },
     }),
   );
-  const taskQueue = `bench-scale-${randomUUID()}`;
-  const worker = await spawnWorker({
-    TEMPORAL_ADDRESS: temporal.address,
-    SELLING_KIT_TASK_QUEUE: taskQueue,
+  const { taskQueue, worker } = await spawnBenchWorker(temporal, dir, 'scale', {
     SELLING_KIT_CREDENTIALS: credentials,
-    SELLING_KIT_JOB_STORE: join(dir, 'jobs'),
-    SELLING_KIT_FEED_ROOTS: dir, // the bench's feed file
   });
   const created = () => seller.products.size;
   const rss = sampleRss(worker.pid, created);
