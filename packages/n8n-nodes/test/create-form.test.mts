@@ -24,7 +24,7 @@ import { FIELD_LABELS, labelMessage } from '../nodes/Marketplace/actions/product
 import { pictureUrls } from '../nodes/Marketplace/actions/products/listingFields.ts';
 import { errorJson } from '../nodes/Marketplace/actions/errors.ts';
 import { jsonOf, mockExecute, mockNode, type MockOptions } from './helpers/mockExecute.mts';
-import { jacketCreateForm } from './helpers/parameters.mts';
+import { asFullPut, jacketCreateForm } from './helpers/parameters.mts';
 
 const node = new Marketplace();
 const KEY = 'pak_demo_selling_kit';
@@ -293,13 +293,10 @@ describe('Create and Update (version 2) against the simulator', () => {
 
   it('Update (PUT) with typed fields replaces the listing', async () => {
     const { m, out } = run([
-      {
-        ...typed('FORM-1'),
-        operation: 'update',
-        product: { __rl: true, mode: 'sku', value: 'FORM-1' },
+      asFullPut(typed('FORM-1'), 'update', {
         priceAmount: '110.00',
         extraFields: { discount_price: '95.00', colour: ['navy'], size_set_id: 44, size_id: 18 },
-      },
+      }),
     ]);
     await out;
     expect(m.requests[0]).toMatchObject({ method: 'PUT', url: expect.stringContaining('/by-sku/FORM-1/') });
@@ -357,11 +354,10 @@ describe('Create and Update (version 2) against the simulator', () => {
 
   it('Update says when the brand typed was not recognised, as Create does', async () => {
     await run([typed('FORM-UPD')]).out;
-    const update = {
-      ...typed('FORM-UPD', { brandName: 'Barbour', description: 'Waxed jacket #vintage' }),
-      operation: 'update',
-      product: { __rl: true, mode: 'sku', value: 'FORM-UPD' },
-    };
+    const update = asFullPut(
+      typed('FORM-UPD', { brandName: 'Barbour', description: 'Waxed jacket #vintage' }),
+      'update',
+    );
     const [record] = jsonOf(await run([update]).out);
     expect(record).toMatchObject({ sku: 'FORM-UPD', brand: 'unbranded' });
     expect(record!.notice).toMatch(/Brand "Barbour" was not recognised/);

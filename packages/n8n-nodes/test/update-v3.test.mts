@@ -11,7 +11,7 @@ import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
 import { Marketplace } from '../nodes/Marketplace/Marketplace.node.ts';
 import { jsonOf, mockExecute, type MockOptions } from './helpers/mockExecute.mts';
 import { mockLoadOptions } from './helpers/mockLoadOptions.mts';
-import { jacketCreateForm } from './helpers/parameters.mts';
+import { asFullPut, jacketCreateForm } from './helpers/parameters.mts';
 
 const node = new Marketplace();
 const V3 = [{ _cnd: { gte: 3 } }];
@@ -256,13 +256,10 @@ describe('version 3 against the simulator', () => {
 
   it('Replace (All Fields) is the full PUT of version 2', async () => {
     const { m, out } = run([
-      {
-        ...create('V3-JACKET-1'),
-        operation: 'replace',
-        product: { __rl: true, mode: 'sku', value: 'V3-JACKET-1' },
+      asFullPut(create('V3-JACKET-1'), 'replace', {
         priceAmount: '100.00',
         extraFields: { size_set_id: 44, size_id: 18 },
-      },
+      }),
     ]);
     const [record] = jsonOf(await out);
     expect(record).toMatchObject({ price_amount: '100.00', colour: [], style: [] });
@@ -302,14 +299,11 @@ describe('version 3 against the simulator', () => {
   it('a version-2 Update is still the full PUT', async () => {
     const { m, out } = run(
       [
-        {
-          ...create('V3-JACKET-1'),
+        asFullPut(create('V3-JACKET-1'), 'update', {
           priceCurrency: 'GBP',
           countryCode: 'GB',
-          operation: 'update',
-          product: { __rl: true, mode: 'sku', value: 'V3-JACKET-1' },
           extraFields: { size_set_id: 44, size_id: 18 },
-        },
+        }),
       ],
       { typeVersion: 2 },
     );

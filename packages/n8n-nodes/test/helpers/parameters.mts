@@ -1,5 +1,6 @@
 // Parameters of the Marketplace node that more than one test file fills in the same way: a used Nike
-// tee (listed, or asked a price for), and the Create form (version 2) typed in for a Patagonia jacket.
+// tee (listed, or asked a price for), and the Create form (version 2) typed in for a Patagonia jacket,
+// also sent as the full PUT of its SKU.
 
 /** What the tests' Nike tee is: a used menswear T-shirt in good condition. */
 const NIKE_TEE = {
@@ -39,5 +40,20 @@ export const jacketCreateForm = (fields: Record<string, unknown>): Record<string
   countryCode: 'GB',
   quantity: 1,
   nationalShippingCost: '4.50',
+  ...fields,
+});
+
+/**
+ * A Create form sent instead as the full PUT of its own SKU (`newSku`): `operation` is Update in version
+ * 2, Replace (All Fields) from version 3. `fields` changes what the PUT sends.
+ */
+export const asFullPut = (
+  createForm: Record<string, unknown>,
+  operation: 'update' | 'replace',
+  fields: Record<string, unknown> = {},
+): Record<string, unknown> => ({
+  ...createForm,
+  operation,
+  product: { __rl: true, mode: 'sku', value: createForm.newSku },
   ...fields,
 });
