@@ -124,37 +124,32 @@ export { jobShops };
 export interface JobMessageOptions {
   shopIds?: string[];
 }
-const message = async (
+/**
+ * Sends the job-control `update` with its message: the shops it is for (the caller's, else the job's own
+ * answer) and, for a pause, its `reason`.
+ */
+async function sendJobUpdate(
+  update: typeof pauseUpdate,
   client: Client,
   jobId: string,
   opts: JobMessageOptions,
   reason?: string,
-): Promise<JobMessage> => ({
-  shopIds: opts.shopIds ?? (await jobShops(client, jobId)),
-  ...(reason !== undefined ? { reason } : {}),
-});
+): Promise<BulkProgress> {
+  const message: JobMessage = {
+    shopIds: opts.shopIds ?? (await jobShops(client, jobId)),
+    ...(reason !== undefined ? { reason } : {}),
+  };
+  return handle(client, jobId).executeUpdate(update, { args: [message] });
+}
 
 /** Pause: the window in flight finishes, then nothing is sent (the shop's slots go back to its lane). */
-export const pauseJob = async (
-  client: Client,
-  jobId: string,
-  reason?: string,
-  opts: JobMessageOptions = {},
-): Promise<BulkProgress> =>
-  handle(client, jobId).executeUpdate(pauseUpdate, { args: [await message(client, jobId, opts, reason)] });
-export const resumeJob = async (
-  client: Client,
-  jobId: string,
-  opts: JobMessageOptions = {},
-): Promise<BulkProgress> =>
-  handle(client, jobId).executeUpdate(resumeUpdate, { args: [await message(client, jobId, opts)] });
+export const pauseJob = (client: Client, jobId: string, reason?: string, opts: JobMessageOptions = {}) =>
+  sendJobUpdate(pauseUpdate, client, jobId, opts, reason);
+export const resumeJob = (client: Client, jobId: string, opts: JobMessageOptions = {}) =>
+  sendJobUpdate(resumeUpdate, client, jobId, opts);
 /** Cancel: answered once the window in flight has stopped; every item not sent is reported `cancelled`. */
-export const cancelJob = async (
-  client: Client,
-  jobId: string,
-  opts: JobMessageOptions = {},
-): Promise<BulkProgress> =>
-  handle(client, jobId).executeUpdate(cancelUpdate, { args: [await message(client, jobId, opts)] });
+export const cancelJob = (client: Client, jobId: string, opts: JobMessageOptions = {}) =>
+  sendJobUpdate(cancelUpdate, client, jobId, opts);
 
 /** The job's report, read on any worker through Temporal, and its NDJSON export: report-client.ts. */
 export * from './report-client.ts';
