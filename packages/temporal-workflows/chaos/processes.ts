@@ -9,7 +9,7 @@ import { closeSync, createWriteStream, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@selling-kit/simulator/testing';
-import { devServerArgs, namespaceAnswers } from '../src/testing.ts';
+import { devServerArgs, namespaceAnswers, stopChild, temporalCliPath } from '../src/testing.ts';
 import type { PrivateHost } from './private-disk.ts';
 
 const WORKER_MAIN = fileURLToPath(new URL('../src/worker/worker-main.ts', import.meta.url));
@@ -111,20 +111,8 @@ export class TemporalServer {
   }
 
   async stop(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited(child);
-    clearTimeout(timer);
+    if (this.child) await stopChild(this.child, 10_000);
   }
-}
-
-/** The Temporal CLI a dev server runs from (scripts/env.sh sets it). */
-export function temporalCliPath(): string {
-  const bin = process.env.TEMPORAL_CLI_PATH;
-  if (!bin) throw new Error('TEMPORAL_CLI_PATH is not set: source scripts/env.sh');
-  return bin;
 }
 
 /**

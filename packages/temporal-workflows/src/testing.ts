@@ -12,6 +12,23 @@ import { SEARCH_ATTRIBUTE_FLAGS } from './search-attributes.ts';
 
 const run = promisify(execFile);
 
+/**
+ * Stops a child process: `signal` (SIGTERM: a clean shutdown), then SIGKILL when it has not exited after
+ * `graceMs` (a stop that hangs becomes a crash). Resolves once it has exited, at once if it already had.
+ */
+export async function stopChild(
+  child: ChildProcess,
+  graceMs: number,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
 /** Update-with-start (the lanes and the app budget); on by default in recent servers, explicit here. */
 export const MULTI_OPERATION_CONFIG = 'frontend.enableExecuteMultiOperation=true';
 
@@ -98,14 +115,7 @@ export async function startDevServer(
     { stdio: 'ignore' },
   );
   const address = `127.0.0.1:${port}`;
-  const stop = async () => {
-    if (server.exitCode !== null || server.signalCode !== null) return;
-    const exited = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGTERM');
-    const timer = setTimeout(() => server.kill('SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  };
+  const stop = () => stopChild(server, 10_000);
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   const httpUrl = httpPort === undefined ? undefined : `http://127.0.0.1:${httpPort}`;
   // Ready: the default namespace answers over gRPC (and over the HTTP API, when it is on).

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { startSimulator, type RunningSimulator } from '@selling-kit/simulator';
+import { stopChild } from '../../src/testing.ts';
 import { parseEnvFile, readDeployEnv, REPO_ROOT } from './deploy-env.ts';
 import { detachedCreateArgs, runToEnd, sellerWithKey, writeTopologyFeed, type Ran } from './native-run.ts';
 import { freeLowPort, pgBin, startPostgres, type Postgres } from './postgres.ts';
@@ -164,14 +165,7 @@ async function startWorker(port: number) {
   return child;
 }
 
-const stop = async (child: ChildProcess) => {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  await exited;
-  clearTimeout(timer);
-};
+const stop = (child: ChildProcess) => stopChild(child, 30_000);
 
 /**
  * deploy/native/selling-kit (the operator's CLI on a worker host: settings, secrets, addresses from

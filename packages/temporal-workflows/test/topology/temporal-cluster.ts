@@ -15,6 +15,7 @@ import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { stopChild } from '../../src/testing.ts';
 import { nativeEnv, REPO_ROOT } from './deploy-env.ts';
 import { initRoles, type Roles } from './pg-roles.ts';
 import { freeLowPort, freePort, startPostgres, type Postgres } from './postgres.ts';
@@ -176,13 +177,7 @@ export async function startTemporalCluster(): Promise<TemporalCluster> {
       await healthy(90_000);
     };
     const stopServer = async (signal: 'SIGKILL' | 'SIGTERM' = 'SIGTERM') => {
-      const c = child;
-      if (!c || c.exitCode !== null || c.signalCode !== null) return;
-      const exited = new Promise((r) => c.once('exit', r));
-      c.kill(signal);
-      const timer = setTimeout(() => c.kill('SIGKILL'), 30_000); // a stop that hangs becomes a crash
-      await exited;
-      clearTimeout(timer);
+      if (child) await stopChild(child, 30_000, signal);
     };
     await startServer();
 
