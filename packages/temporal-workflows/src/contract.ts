@@ -92,6 +92,8 @@ export const shopDirectoryWorkflowId = (taskQueue: string) => `shop-directory:${
 /** Delist-on-sale for one purchase: the same purchase is delisted once. */
 export const delistWorkflowId = (sourceShopId: string, purchaseId: string) =>
   `delist:${sourceShopId}:${purchaseId}`;
+/** The order flow of one purchase (workflows/order.ts): from `order.new` to shipped, once per order. */
+export const orderWorkflowId = (shopId: string, purchaseId: string) => `order:${shopId}:${purchaseId}`;
 /** Offers to the likers of one listing. */
 export const likerOffersWorkflowId = (shopId: string, productId: number) => `offers:${shopId}:${productId}`;
 /** A scheduled feed sync's runs: the prefix every run's id starts with (Temporal appends the time). */
@@ -116,7 +118,7 @@ export const shopCheckWorkflowId = (shopId: string, suffix: string) => `shop-che
 /** The workflows only the worker addresses: a client's payload for one is refused (payload-checks.ts). */
 const INTERNAL_WORKFLOW_PREFIXES = ['lane:', 'app-budget:', 'shop-directory:', 'job-retention:'] as const;
 /** Workflows whose id names the shop (or seller) they act for, right after the prefix. */
-const SHOP_WORKFLOW_PREFIXES = ['sale:', 'delist:', 'offers:', 'shop-check:'] as const;
+const SHOP_WORKFLOW_PREFIXES = ['sale:', 'delist:', 'order:', 'offers:', 'shop-check:'] as const;
 const SELLER_WORKFLOW_PREFIX = 'auth:';
 
 /**
@@ -148,6 +150,7 @@ export const WORKFLOW_TYPES = {
   appBudget: 'appBudgetWorkflow',
   shopDirectory: 'shopDirectoryWorkflow',
   delistOnSale: 'delistOnSaleWorkflow',
+  order: 'orderWorkflow',
   reconcileSales: 'reconcileSalesWorkflow',
   likerOffers: 'likerOffersWorkflow',
   jobRetention: 'jobRetentionWorkflow',
@@ -252,6 +255,13 @@ export const SELLER_AUTH_MESSAGES = {
   refreshUpdate: 'refresh',
   reconnectUpdate: 'reconnect',
 } as const;
+/** The order flow (order.ts). */
+export const ORDER_MESSAGES = {
+  markShippedUpdate: 'markShipped',
+  /** Something about the order changed (a refund webhook, the reconciliation): read it again. */
+  orderSeenSignal: 'orderSeen',
+  stateQuery: 'orderState',
+} as const;
 /** Offers to likers (offers-to-likers.ts). */
 export const LIKER_OFFERS_MESSAGES = { likeSignal: 'like', stateQuery: 'likerOffersState' } as const;
 
@@ -261,6 +271,8 @@ export const SEARCH_ATTRIBUTE_NAMES = {
   shop: 'SellingKitShop',
   jobId: 'SellingKitJobId',
   operation: 'SellingKitOperation',
+  /** An order flow's phase (`awaiting_tracking`, `at_risk`, …): `selling-kit orders list --at-risk`. */
+  orderState: 'SellingKitOrderState',
 } as const;
 
 /** Flags for `temporal server start-dev` that register the attributes. */

@@ -54,3 +54,6 @@ export {
   likerOffersStateQuery,
   likeSignal,
 } from './workflows/index.ts';
+export * from './client/orders-client.ts';
+export type * from './webhooks/order-types.ts';
+export { DEFAULT_ORDER_REMINDERS } from './workflows/order-plan.ts';

@@ -23,3 +23,13 @@ export function jobSearchAttributes(shopId: string, jobId: string, operation: st
     { key: OPERATION_ATTRIBUTE, value: operation },
   ];
 }
+
+export const ORDER_STATE_ATTRIBUTE = keyword(SEARCH_ATTRIBUTE_NAMES.orderState);
+
+/** An order flow's attributes: its shop and its phase (or how it ended). */
+export function orderSearchAttributes(shopId: string, state: string): SearchAttributePair[] {
+  return [
+    { key: SHOP_ATTRIBUTE, value: shopId },
+    { key: ORDER_STATE_ATTRIBUTE, value: state },
+  ];
+}

@@ -227,6 +227,7 @@ describe('workflowIdScope matches the id functions beside it', () => {
     expect(workflowIdScope(contract.jobRetentionWorkflowId('q'))).toEqual({ internal: true });
     expect(workflowIdScope(contract.saleWorkflowId('a', { sku: 'x' }))).toEqual({ shops: ['a'] });
     expect(workflowIdScope(contract.delistWorkflowId('a', 'p'))).toEqual({ shops: ['a'] });
+    expect(workflowIdScope(contract.orderWorkflowId('a', 'p'))).toEqual({ shops: ['a'] });
     expect(workflowIdScope(contract.likerOffersWorkflowId('a', 7))).toEqual({ shops: ['a'] });
     expect(workflowIdScope(contract.sellerAuthWorkflowId('s1'))).toEqual({ sellers: ['s1'] });
     for (const id of [

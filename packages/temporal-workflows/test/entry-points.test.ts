@@ -66,6 +66,7 @@ describe('the contract keeps every string running jobs and recorded histories us
     expect(contract.sellerAuthWorkflowId('seller-1')).toBe('auth:seller-1');
     expect(contract.shopDirectoryWorkflowId('q')).toBe('shop-directory:q');
     expect(contract.delistWorkflowId('s', 'p-1')).toBe('delist:s:p-1');
+    expect(contract.orderWorkflowId('s', 'p-1')).toBe('order:s:p-1');
     expect(contract.likerOffersWorkflowId('s', 7)).toBe('offers:s:7');
     expect(contract.feedSyncWorkflowId('nightly')).toBe('feed-sync:nightly');
     expect(contract.reconcileWorkflowId('daily')).toBe('reconcile:daily');
@@ -104,6 +105,9 @@ describe('the contract keeps every string running jobs and recorded histories us
       reconnect: w.reconnectUpdate.name,
       like: w.likeSignal.name,
       likerOffersState: w.likerOffersStateQuery.name,
+      markShipped: w.markShippedUpdate.name,
+      orderSeen: w.orderSeenSignal.name,
+      orderState: w.orderStateQuery.name,
     };
     for (const [expected, actual] of Object.entries(names)) expect(actual).toBe(expected);
     const contractNames = [
@@ -112,6 +116,7 @@ describe('the contract keeps every string running jobs and recorded histories us
       ...Object.values(contract.APP_BUDGET_MESSAGES),
       ...Object.values(contract.SELLER_AUTH_MESSAGES),
       ...Object.values(contract.LIKER_OFFERS_MESSAGES),
+      ...Object.values(contract.ORDER_MESSAGES),
     ];
     expect(contractNames.sort()).toEqual(Object.keys(names).sort());
   });
@@ -121,6 +126,7 @@ describe('the contract keeps every string running jobs and recorded histories us
       shop: 'SellingKitShop',
       jobId: 'SellingKitJobId',
       operation: 'SellingKitOperation',
+      orderState: 'SellingKitOrderState',
     });
     expect(contract.SEARCH_ATTRIBUTE_FLAGS).toEqual([
       '--search-attribute',
@@ -129,6 +135,8 @@ describe('the contract keeps every string running jobs and recorded histories us
       'SellingKitJobId=Keyword',
       '--search-attribute',
       'SellingKitOperation=Keyword',
+      '--search-attribute',
+      'SellingKitOrderState=Keyword',
     ]);
     expect(contract.BULK_OPERATIONS).toEqual({
       create: 'create',

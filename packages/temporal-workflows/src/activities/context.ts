@@ -4,6 +4,7 @@ import type { CredentialStore, TokenStore } from './clients.ts';
 import type { createClientCache } from './clients.ts';
 import type { JobStore } from '../stores/job-store.ts';
 import type { FeedPolicy } from './feed-policy.ts';
+import type { OrderEventsTarget } from './orders.ts';
 
 export interface ActivityDeps {
   credentials: CredentialStore;
@@ -18,6 +19,8 @@ export interface ActivityDeps {
    * job's (feed-policy.ts). Absent: path feeds off, public https URLs only, default limits.
    */
   feedPolicy?: FeedPolicy;
+  /** Where order flows send their hand-off and reminders: the operator's setting, never a job's input. */
+  orderEvents?: OrderEventsTarget;
   /** OAuth tokens of connected sellers (cross-listers). */
   tokens?: TokenStore;
   /** Receives the activities' clean-up (HTTP connection pools), run by the worker's close(). */

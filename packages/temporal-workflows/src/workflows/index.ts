@@ -14,3 +14,4 @@ export * from './offers-to-likers.ts';
 export * from './job-retention.ts';
 export * from './job-report.ts';
 export * from './shop-check.ts';
+export * from './order.ts';

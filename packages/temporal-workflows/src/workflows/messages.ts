@@ -8,11 +8,13 @@ import {
   JOB_MESSAGES,
   LANE_MESSAGES,
   LIKER_OFFERS_MESSAGES,
+  ORDER_MESSAGES,
   SELLER_AUTH_MESSAGES,
   type JobMessage,
 } from '../contract.ts';
 import type { Allowance, BulkProgress, Lease, LeaseRequest } from '../types.ts';
 import type { LikeSignal, LikerOffersState } from '../webhooks/sales-types.ts';
+import type { OrderFlowState, ShipRequest, ShipResult } from '../webhooks/order-types.ts';
 import type { AcceptedAttempts, JobRef } from '../stores/job-store.ts';
 import type { AcquireRequest, AcquireResult, Ring, RingOptions } from './pacing.ts';
 
@@ -128,3 +130,11 @@ export const reconnectUpdate = defineUpdate<SellerAuthState>(SELLER_AUTH_MESSAGE
 
 export const likeSignal = defineSignal<[LikeSignal]>(LIKER_OFFERS_MESSAGES.likeSignal);
 export const likerOffersStateQuery = defineQuery<LikerOffersState>(LIKER_OFFERS_MESSAGES.stateQuery);
+
+// --- The order flow (order.ts) ---
+
+/** The tracking of one parcel: answered once mark-as-shipped has settled (or been refused). */
+export const markShippedUpdate = defineUpdate<ShipResult, [ShipRequest]>(ORDER_MESSAGES.markShippedUpdate);
+/** The order may have changed (a refund webhook, the reconciliation): the workflow reads it again. */
+export const orderSeenSignal = defineSignal<[{ source?: string }?]>(ORDER_MESSAGES.orderSeenSignal);
+export const orderStateQuery = defineQuery<OrderFlowState>(ORDER_MESSAGES.stateQuery);

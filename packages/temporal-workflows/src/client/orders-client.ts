@@ -1,0 +1,152 @@
+// Order flows from a client (the CLI's `orders` commands, the webhook receiver, n8n, tests): start one per
+// order (never twice), mark a parcel shipped through its workflow, read its state, list the flows (at risk).
+import { createHash } from 'node:crypto';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type Client,
+} from '@temporalio/client';
+import { innermostMessage } from './on-worker.ts';
+import { DEFAULT_TASK_QUEUE, orderWorkflowId, SEARCH_ATTRIBUTE_NAMES, WORKFLOW_TYPES } from '../contract.ts';
+import { ORDER_STATE_ATTRIBUTE, orderSearchAttributes, SHOP_ATTRIBUTE } from '../search-attributes.ts';
+import type { OrderFlowInput, OrderFlowState, ShipRequest, ShipResult } from '../webhooks/order-types.ts';
+import { markShippedUpdate, orderSeenSignal, orderStateQuery, orderWorkflow } from '../workflows/index.ts';
+import { orderInputProblem } from '../workflows/order-plan.ts';
+
+/** Names one order flow: the shop that sold and the purchase. */
+export interface OrderRef {
+  shopId: string;
+  purchaseId: string;
+}
+
+/**
+ * Starts the order's flow and returns once the server has recorded it. `started: false`: the order has a
+ * flow already (running, or ended other than failed): a second `order.new` or a reconciliation does nothing.
+ */
+export async function startOrderFlow(
+  client: Client,
+  input: OrderFlowInput,
+  taskQueue = DEFAULT_TASK_QUEUE,
+): Promise<{ started: boolean; workflowId: string }> {
+  const problem = orderInputProblem(input);
+  if (problem) throw new Error(problem);
+  const workflowId = orderWorkflowId(input.shop.shopId, input.purchaseId);
+  try {
+    await client.workflow.start(orderWorkflow, {
+      taskQueue,
+      workflowId,
+      args: [input],
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+      workflowIdConflictPolicy: 'FAIL',
+      typedSearchAttributes: orderSearchAttributes(input.shop.shopId, 'awaiting_tracking'),
+    });
+    return { started: true, workflowId };
+  } catch (error) {
+    if (error instanceof WorkflowExecutionAlreadyStartedError) return { started: false, workflowId };
+    throw error;
+  }
+}
+
+/**
+ * Marks the order's parcel shipped through its flow (verified, never sent blind twice) and answers how it
+ * went. The update's id comes from the request: a retried call joins the one in flight or gets its answer.
+ * The flow already ended shipped with this parcel: its recorded answer.
+ */
+export async function shipOrder(client: Client, order: OrderRef, req: ShipRequest): Promise<ShipResult> {
+  const handle = client.workflow.getHandle<typeof orderWorkflow>(
+    orderWorkflowId(order.shopId, order.purchaseId),
+  );
+  // The tracking code stays out of the id (ids are plain in history; arguments are sealed by the codec).
+  const digest = createHash('sha256')
+    .update(`${req.parcelId ?? ''}\n${req.carrier}\n${req.trackingCode}\n${req.resend ? 'resend' : ''}`)
+    .digest('hex')
+    .slice(0, 24);
+  try {
+    return await handle.executeUpdate(markShippedUpdate, { args: [req], updateId: `ship-${digest}` });
+  } catch (error) {
+    const closed = await endedShipped(handle, req).catch(() => undefined);
+    if (closed) return closed;
+    // The flow's own words (a parcel it does not have, an order that has ended), not the SDK's wrapper.
+    if (error instanceof WorkflowUpdateFailedError)
+      throw new ShipRequestRefused(`order ${order.purchaseId}: ${innermostMessage(error)}`, { cause: error });
+    throw error;
+  }
+}
+
+/** The order's flow refused a mark-as-shipped request (its reason in the message); nothing was sent. */
+export class ShipRequestRefused extends Error {
+  override name = 'ShipRequestRefused';
+}
+
+/** The answer of a flow that has ended shipped with the request's parcel, or undefined. */
+async function endedShipped(
+  handle: ReturnType<Client['workflow']['getHandle']>,
+  req: ShipRequest,
+): Promise<ShipResult | undefined> {
+  const { status } = await handle.describe();
+  if (status.name !== 'COMPLETED') return undefined;
+  const result = (await handle.result()) as { lastShip?: ShipResult };
+  const last = result.lastShip;
+  return last?.status === 'shipped' && (req.parcelId === undefined || req.parcelId === last.parcelId)
+    ? last
+    : undefined;
+}
+
+/** The flow's state (phase, parcels, reminders), or undefined when the order has no flow. */
+export async function orderFlowState(client: Client, order: OrderRef): Promise<OrderFlowState | undefined> {
+  try {
+    return await client.workflow
+      .getHandle(orderWorkflowId(order.shopId, order.purchaseId))
+      .query(orderStateQuery);
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return undefined;
+    throw error;
+  }
+}
+
+/** Tells the flow the order may have changed (a refund webhook): it reads the order again. */
+export async function orderSeen(client: Client, order: OrderRef, source = 'client'): Promise<boolean> {
+  try {
+    await client.workflow
+      .getHandle(orderWorkflowId(order.shopId, order.purchaseId))
+      .signal(orderSeenSignal, { source });
+    return true;
+  } catch (error) {
+    if (error instanceof WorkflowNotFoundError) return false;
+    throw error;
+  }
+}
+
+export interface OrderFlowListing {
+  workflowId: string;
+  shopId?: string;
+  state?: string;
+  status: string;
+  startTime: Date;
+}
+
+/** Running order flows (of one shop; only those at risk): from visibility, which lags a moment. */
+export async function listOrderFlows(
+  client: Client,
+  filter: { shopId?: string; atRisk?: boolean; all?: boolean } = {},
+): Promise<OrderFlowListing[]> {
+  const quote = (v: string) => `'${v.replace(/['\\]/g, '')}'`;
+  const query = [
+    `WorkflowType = ${quote(WORKFLOW_TYPES.order)}`,
+    ...(filter.all ? [] : [`ExecutionStatus = 'Running'`]),
+    ...(filter.shopId ? [`${SEARCH_ATTRIBUTE_NAMES.shop} = ${quote(filter.shopId)}`] : []),
+    ...(filter.atRisk ? [`${SEARCH_ATTRIBUTE_NAMES.orderState} = 'at_risk'`] : []),
+  ].join(' AND ');
+  const flows: OrderFlowListing[] = [];
+  for await (const w of client.workflow.list({ query })) {
+    flows.push({
+      workflowId: w.workflowId,
+      shopId: w.typedSearchAttributes.get(SHOP_ATTRIBUTE),
+      state: w.typedSearchAttributes.get(ORDER_STATE_ATTRIBUTE),
+      status: w.status.name,
+      startTime: w.startTime,
+    });
+  }
+  return flows;
+}

@@ -1,0 +1,250 @@
+// The order flow (workflows/order.ts) on the real dev server against the simulator over 127.0.0.1: one
+// workflow per order (a second start is refused), the delist of the sold listing elsewhere, the hand-off
+// and reminders at their times to the operator's endpoint (a local HTTP server), at risk after the last,
+// mark-as-shipped through the update (a lost answer verified, sent once), a refund ending it.
+// @needs temporal
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createOrder, itemsTotalCents } from '../../simulator/src/domain/orders.ts';
+import { refundOrder } from '../../simulator/src/domain/refunds.ts';
+import { orderWorkflowId } from '../src/contract.ts';
+import {
+  listOrderFlows,
+  orderFlowState,
+  orderSeen,
+  shipOrder,
+  startOrderFlow,
+} from '../src/client/orders-client.ts';
+import type { OrderFlowInput } from '../src/webhooks/order-types.ts';
+import type { OrderFlowResult } from '../src/workflows/order.ts';
+import { listDirectly, useTestEnv, waitFor } from './helpers.ts';
+
+/** What the operator's endpoint received: each event, when, and with which headers. */
+interface Received {
+  event: string;
+  n: number;
+  eventId: string;
+  at: number;
+  authorization?: string;
+  order: { purchase_id: string; status: string };
+}
+const received: Received[] = [];
+let sink: Server;
+const events = {
+  get url() {
+    return `http://127.0.0.1:${(sink.address() as AddressInfo).port}/dispatch`;
+  },
+  token: 'order-events-token',
+};
+
+beforeAll(async () => {
+  sink = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      received.push({ ...JSON.parse(body), at: Date.now(), authorization: req.headers.authorization });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => sink.listen(0, '127.0.0.1', r));
+});
+afterAll(() => new Promise<void>((r) => sink.close(() => r())));
+
+const env = useTestEnv('order', { orderEvents: events });
+const noWebhooks = { emit: () => undefined };
+
+/** A listing on `seller` sold in one order now: its purchase id and product id. */
+async function sellOne(sellerId: number, sku: string) {
+  const { productId } = await listDirectly(env, sellerId, sku);
+  const seller = env.sim.world.sellers.get(sellerId)!;
+  const order = createOrder(env.sim.world, seller, [productId], {
+    now: env.sim.world.clock.now(),
+    events: noWebhooks,
+  });
+  return { purchaseId: order.purchaseId, productId, order };
+}
+
+const eventsOf = (purchaseId: string) => received.filter((r) => r.order.purchase_id === purchaseId);
+
+/** The flow's history length, and how it ended. */
+async function ended(shopId: string, purchaseId: string) {
+  const handle = env.client.workflow.getHandle(orderWorkflowId(shopId, purchaseId));
+  const result = (await handle.result()) as OrderFlowResult;
+  const { historyLength } = await handle.describe();
+  return { result, historyLength };
+}
+
+describe('the order flow', () => {
+  it('delists, hands off, reminds at its times, goes at risk, ships through the update: one workflow per order', async () => {
+    const a = env.shop('sold');
+    const b = env.shop('other');
+    const sku = `ORDER-${Date.now()}`;
+    const elsewhere = await listDirectly(env, b.sellerId, sku);
+    const { purchaseId, productId, order } = await sellOne(a.sellerId, sku);
+    const input: OrderFlowInput = {
+      purchaseId,
+      shop: { shopId: a.shopId, credentialRef: a.ref },
+      productIds: [productId],
+      delist: {
+        shops: [
+          { shopId: a.shopId, credentialRef: a.ref },
+          { shopId: b.shopId, credentialRef: b.ref },
+        ],
+      },
+      startedBy: 'webhook',
+      reminders: { afterMs: [2_000, 4_000], atRiskEveryMs: 60_000, giveUpAfterMs: 600_000 },
+    };
+    const t0 = Date.now();
+    expect(await startOrderFlow(env.client, input, env.taskQueue)).toMatchObject({ started: true });
+    // The same order.new again (a redelivery, the reconciliation): no second workflow.
+    expect(await startOrderFlow(env.client, input, env.taskQueue)).toMatchObject({ started: false });
+
+    // The hand-off at once, then a reminder at 2 s and the at-risk one at 4 s.
+    await waitFor(
+      'the at-risk event',
+      () => eventsOf(purchaseId).some((e) => e.event === 'order.at_risk'),
+      30_000,
+    );
+    const got = eventsOf(purchaseId);
+    expect(got.map((e) => [e.event, e.n])).toEqual([
+      ['order.ready', 0],
+      ['order.reminder', 1],
+      ['order.at_risk', 2],
+    ]);
+    expect(got[1]!.at - t0).toBeGreaterThanOrEqual(1_500);
+    expect(got[2]!.at - t0).toBeGreaterThanOrEqual(3_500);
+    expect(got.every((e) => e.authorization === `Bearer ${events.token}`)).toBe(true);
+    expect(got[0]!.eventId).toBe(`${orderWorkflowId(a.shopId, purchaseId)}/order.ready/0`);
+    // The sold listing is sold on the other shop too.
+    await waitFor('the delist on the other shop', () =>
+      env.sim.world.sellers.get(b.sellerId)!.products.get(elsewhere.productId)?.state === 'sold'
+        ? true
+        : undefined,
+    );
+    const atRisk = await waitFor('the order listed at risk', async () => {
+      const flows = await listOrderFlows(env.client, { shopId: a.shopId, atRisk: true });
+      return flows.length ? flows : undefined;
+    });
+    expect(atRisk.map((f) => f.workflowId)).toEqual([orderWorkflowId(a.shopId, purchaseId)]);
+
+    const ref = { shopId: a.shopId, purchaseId };
+    const parcelId = [...order.parcels.keys()][0]!;
+    const ship = { carrier: 'ROYAL_MAIL', trackingCode: 'GB123456789GB' };
+    expect(await shipOrder(env.client, ref, ship)).toEqual({ status: 'shipped', parcelId, verified: false });
+    const { result, historyLength } = await ended(a.shopId, purchaseId);
+    expect(result).toMatchObject({ outcome: 'shipped', remindersSent: 2 });
+    expect(historyLength).toBeLessThan(200);
+    expect(order.status).toBe('SHIPPED');
+    expect(order.parcels.get(parcelId)).toMatchObject({
+      shipped: true,
+      trackingNumber: ship.trackingCode,
+      carrier: ship.carrier,
+    });
+    // The same call again (a retried CLI): the recorded answer, nothing sent.
+    expect(await shipOrder(env.client, ref, ship)).toEqual({ status: 'shipped', parcelId, verified: false });
+  }, 120_000);
+
+  it('a lost mark-as-shipped answer is verified by reading the order: shipped once', async () => {
+    const a = env.shop('lost');
+    const { purchaseId, order } = await sellOne(a.sellerId, `LOST-${Date.now()}`);
+    await startOrderFlow(
+      env.client,
+      { purchaseId, shop: { shopId: a.shopId, credentialRef: a.ref } },
+      env.taskQueue,
+    );
+    const ref = { shopId: a.shopId, purchaseId };
+    await waitFor(
+      'the order read',
+      async () => ((await orderFlowState(env.client, ref))?.parcelIds.length ?? 0) > 0,
+    );
+    // Every mark-as-shipped request is counted (a latency rule of 0 ms sees each); the first one's answer
+    // is lost after the API committed it.
+    const operationId = 'orders.markParcelShipped';
+    const counter = env.sim.faults.add({ type: 'latency', latencyMs: 0, operationId });
+    env.sim.faults.add({ type: 'timeout_after_commit', operationId, count: 1 });
+    try {
+      const shipped = await shipOrder(env.client, ref, { carrier: 'DPD', trackingCode: 'DPD0001' });
+      expect(shipped).toMatchObject({ status: 'shipped', verified: true });
+      expect(counter.fired).toBe(1);
+      expect(order.parcels.values().next().value).toMatchObject({ shipped: true, trackingNumber: 'DPD0001' });
+      expect((await ended(a.shopId, purchaseId)).result.outcome).toBe('shipped');
+    } finally {
+      env.sim.faults.clear();
+    }
+  }, 120_000);
+
+  it('a month of reminders (time-scaled: a day is 200 ms) stays under 200 history events, then gives up', async () => {
+    const a = env.shop('month');
+    const { purchaseId } = await sellOne(a.sellerId, `MONTH-${Date.now()}`);
+    const day = 200;
+    await startOrderFlow(
+      env.client,
+      {
+        purchaseId,
+        shop: { shopId: a.shopId, credentialRef: a.ref },
+        reminders: { afterMs: [day, 2 * day, 3 * day], atRiskEveryMs: 7 * day, giveUpAfterMs: 30 * day },
+      },
+      env.taskQueue,
+    );
+    const { result, historyLength } = await ended(a.shopId, purchaseId);
+    expect(result).toMatchObject({ outcome: 'unshipped', remindersSent: 6 });
+    expect(historyLength).toBeLessThan(200);
+    expect(eventsOf(purchaseId).map((e) => e.event)).toEqual([
+      'order.ready',
+      'order.reminder',
+      'order.reminder',
+      ...Array<string>(4).fill('order.at_risk'),
+    ]);
+  }, 120_000);
+
+  it('an order shipped outside the kit ends the flow at its next reminder, with nothing sent', async () => {
+    const a = env.shop('outside');
+    const { purchaseId, order } = await sellOne(a.sellerId, `OUTSIDE-${Date.now()}`);
+    await startOrderFlow(
+      env.client,
+      {
+        purchaseId,
+        shop: { shopId: a.shopId, credentialRef: a.ref },
+        reminders: { afterMs: [1_500], atRiskEveryMs: 60_000, giveUpAfterMs: 600_000 },
+      },
+      env.taskQueue,
+    );
+    await waitFor('the hand-off', () => eventsOf(purchaseId).length > 0);
+    order.status = 'SHIPPED';
+    const { result } = await ended(a.shopId, purchaseId);
+    expect(result).toMatchObject({ outcome: 'shipped_elsewhere', remindersSent: 0 });
+    expect(eventsOf(purchaseId).map((e) => e.event)).toEqual(['order.ready']);
+  }, 120_000);
+
+  it('a refund ends the flow; a request the flow cannot take is refused before it is recorded', async () => {
+    const a = env.shop('refund');
+    const { purchaseId, order } = await sellOne(a.sellerId, `REFUND-${Date.now()}`);
+    await startOrderFlow(
+      env.client,
+      { purchaseId, shop: { shopId: a.shopId, credentialRef: a.ref } },
+      env.taskQueue,
+    );
+    const ref = { shopId: a.shopId, purchaseId };
+    await waitFor(
+      'the order read',
+      async () => ((await orderFlowState(env.client, ref))?.parcelIds.length ?? 0) > 0,
+    );
+    await expect(
+      shipOrder(env.client, ref, { carrier: 'DPD', trackingCode: 'X1', parcelId: 'nope' }),
+    ).rejects.toThrow(/parcel nope is not a parcel of this order/);
+    await expect(shipOrder(env.client, ref, { carrier: ' ', trackingCode: 'X1' })).rejects.toThrow(/carrier/);
+    // Refunded in full (through the simulator's own rules, as the refunds endpoint does).
+    const items = (itemsTotalCents(order) / 100).toFixed(2);
+    refundOrder(
+      order,
+      { items_refund_amount: items },
+      { now: env.sim.world.clock.now(), events: noWebhooks },
+    );
+    expect(order.status).toBe('REFUNDED');
+    expect(await orderSeen(env.client, ref, 'refund_webhook')).toBe(true);
+    const { result, historyLength } = await ended(a.shopId, purchaseId);
+    expect(result).toMatchObject({ outcome: 'refunded', remindersSent: 0 });
+    // Refused updates left nothing in history: start, reads, the hand-off, the signal, the end.
+    expect(historyLength).toBeLessThan(40);
+  }, 120_000);
+});
