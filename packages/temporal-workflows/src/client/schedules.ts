@@ -90,23 +90,51 @@ export async function createFeedSyncSchedule(
   });
 }
 
-export async function createOrdersReconciliationSchedule(
-  client: Client,
-  scheduleId: string,
-  input: ReconcileInput,
-  timing: ScheduleTiming = { cron: '0 3 * * *' },
-  taskQueue = DEFAULT_TASK_QUEUE,
-) {
-  const workflowId = reconcileWorkflowId(scheduleId);
-  const typedSearchAttributes = jobSearchAttributes(input.shop.shopId, workflowId, RECONCILE_OPERATION);
-  return createWorkflowSchedule(client, scheduleId, timing, {
-    workflowType: reconcileOrdersWorkflow,
-    args: [input],
-    taskQueue,
-    workflowId,
-    typedSearchAttributes,
-  });
+/** A reconciliation: a workflow of one input that a schedule runs, its runs named after the schedule. */
+export interface Reconciliation<I> {
+  workflowType: (input: I) => Promise<unknown>;
+  /** The runs' workflow id prefix, from the schedule's id. */
+  workflowId: (scheduleId: string) => string;
+  /** The runs' job search attributes, when they are one shop's job. */
+  searchAttributes?: (
+    input: I,
+    workflowId: string,
+  ) => ScheduleOptionsStartWorkflowAction<Workflow>['typedSearchAttributes'];
+  /** When it runs unless told otherwise. */
+  timing: ScheduleTiming;
 }
+
+/**
+ * The schedule creator of a reconciliation: `(client, scheduleId, input, timing?, taskQueue?)` creates a
+ * schedule (createWorkflowSchedule) whose every run starts its workflow with `input`.
+ */
+export function reconciliationSchedule<I>(kind: Reconciliation<I>) {
+  return async (
+    client: Client,
+    scheduleId: string,
+    input: I,
+    timing = kind.timing,
+    taskQueue = DEFAULT_TASK_QUEUE,
+  ) => {
+    const workflowId = kind.workflowId(scheduleId);
+    return createWorkflowSchedule(client, scheduleId, timing, {
+      workflowType: kind.workflowType,
+      args: [input],
+      taskQueue,
+      workflowId,
+      ...(kind.searchAttributes ? { typedSearchAttributes: kind.searchAttributes(input, workflowId) } : {}),
+    });
+  };
+}
+
+/** The daily orders reconciliation (03:00 UTC unless told otherwise), tagged as one shop's job. */
+export const createOrdersReconciliationSchedule = reconciliationSchedule<ReconcileInput>({
+  workflowType: reconcileOrdersWorkflow,
+  workflowId: reconcileWorkflowId,
+  searchAttributes: (input, workflowId) =>
+    jobSearchAttributes(input.shop.shopId, workflowId, RECONCILE_OPERATION),
+  timing: { cron: '0 3 * * *' },
+});
 
 /** How often the job-data retention runs unless told otherwise. */
 export const JOB_RETENTION_EVERY = '24h';

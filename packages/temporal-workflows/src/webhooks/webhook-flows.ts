@@ -15,7 +15,7 @@ import {
   likerOffersWorkflowId,
   reconcileSalesWorkflowId,
 } from '../contract.ts';
-import { createWorkflowSchedule, type ScheduleTiming } from '../client/schedules.ts';
+import { reconciliationSchedule } from '../client/schedules.ts';
 import type { ShopRef } from '../types.ts';
 import type { DelistInput, LikerOfferSettings, ReconcileSalesInput } from './sales-types.ts';
 
@@ -90,17 +90,8 @@ export async function recordLike(
  * The missed-webhook catch-up: every `timing` (default hourly), the last `lookbackHours` (24) of orders
  * of every connected shop, each delisted once (reconcileSalesWorkflow). Policies as every schedule's.
  */
-export async function createSalesReconciliationSchedule(
-  client: Client,
-  scheduleId: string,
-  input: ReconcileSalesInput,
-  timing: ScheduleTiming = { every: '1h' },
-  taskQueue = DEFAULT_TASK_QUEUE,
-) {
-  return createWorkflowSchedule(client, scheduleId, timing, {
-    workflowType: reconcileSalesWorkflow,
-    args: [input],
-    taskQueue,
-    workflowId: reconcileSalesWorkflowId(scheduleId),
-  });
-}
+export const createSalesReconciliationSchedule = reconciliationSchedule<ReconcileSalesInput>({
+  workflowType: reconcileSalesWorkflow,
+  workflowId: reconcileSalesWorkflowId,
+  timing: { every: '1h' },
+});
