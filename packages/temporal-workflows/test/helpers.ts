@@ -42,6 +42,8 @@ export interface TestEnv {
   shop(ref: string): { sellerId: number; shopId: string; ref: string };
   /** Another in-process worker on this task queue (or another). */
   worker(over?: Partial<WorkerOptions>): Promise<() => Promise<void>>;
+  /** Closes `resource` with the env, before what was started before it (a receiver before the workers). */
+  closeWith(close: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -102,6 +104,7 @@ export async function startEnv(name: string, over: Partial<WorkerOptions> = {}):
       return { sellerId, shopId: `${name}-${sellerId}-${randomUUID().slice(0, 4)}`, ref };
     },
     worker,
+    closeWith: (close) => stops.push(close),
     async close() {
       for (const stop of stops.reverse()) await stop().catch(() => undefined);
       await connection.close();

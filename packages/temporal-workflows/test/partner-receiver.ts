@@ -14,8 +14,8 @@ export interface PartnerReceiver {
 }
 
 /**
- * Starts a receiver on `env`'s client and task queue, gives `partnerId` its secret (`options.secret`) and
- * subscribes the partner's shops' `eventTypes` to it.
+ * Starts a receiver on `env`'s client and task queue (closed with the env), gives `partnerId` its secret
+ * (`options.secret`) and subscribes the partner's shops' `eventTypes` to it.
  */
 export async function startPartnerReceiver(
   env: TestEnv,
@@ -24,6 +24,7 @@ export async function startPartnerReceiver(
   options: Omit<WebhookReceiverOptions, 'client' | 'taskQueue' | 'secret'> & { secret: string },
 ): Promise<PartnerReceiver> {
   const receiver = await startWebhookReceiver({ client: env.client, taskQueue: env.taskQueue, ...options });
+  env.closeWith(() => receiver.close());
   await admin(env, 'PATCH', `/admin/partners/${partnerId}`, { webhookSecret: options.secret });
   const subscriptionId = await subscribeWebhooks(env, partnerId, receiver.url, eventTypes);
   return { receiver, subscriptionId };
