@@ -4,6 +4,8 @@
 // mark-as-shipped through the update (a lost answer verified, sent once), a refund ending it.
 // @needs temporal
 import { createServer, type Server } from 'node:http';
+import { createClient } from '@selling-kit/api-client';
+import { webhookHeaders } from '@selling-kit/api-client/core';
 import type { AddressInfo } from 'node:net';
 import { createOrder, itemsTotalCents } from '../../simulator/src/domain/orders.ts';
 import { refundOrder } from '../../simulator/src/domain/refunds.ts';
@@ -17,7 +19,8 @@ import {
 } from '../src/client/orders-client.ts';
 import type { OrderFlowInput } from '../src/webhooks/order-types.ts';
 import type { OrderFlowResult } from '../src/workflows/order.ts';
-import { listDirectly, useTestEnv, waitFor } from './helpers.ts';
+import { admin, listDirectly, useTestEnv, waitFor } from './helpers.ts';
+import { startPartnerReceiver } from './partner-receiver.ts';
 
 /** What the operator's endpoint received: each event, when, and with which headers. */
 interface Received {
@@ -214,6 +217,55 @@ describe('the order flow', () => {
     const { result } = await ended(a.shopId, purchaseId);
     expect(result).toMatchObject({ outcome: 'shipped_elsewhere', remindersSent: 0 });
     expect(eventsOf(purchaseId).map((e) => e.event)).toEqual(['order.ready']);
+  }, 120_000);
+
+  it('the webhook receiver starts one flow per order (two deliveries at once: one start); a refund webhook ends it', async () => {
+    const [a, b] = [env.shop('hook-a'), env.shop('hook-b')];
+    const secret = 'whsec_order_flow_test';
+    const logged: string[] = [];
+    // The simulator delivers the refunds; the test delivers order.new itself, twice at once.
+    const { receiver } = await startPartnerReceiver(env, `partner-${a.ref}`, ['v1:order.refund'], {
+      secret,
+      shops: [a, b].map((s) => ({ shopId: s.shopId, credentialRef: s.ref, sellerId: s.sellerId })),
+      orders: { reminders: { afterMs: [60_000], atRiskEveryMs: 60_000, giveUpAfterMs: 600_000 } },
+      log: (e) => logged.push(e.action),
+    });
+    const sku = `HOOK-${Date.now()}`;
+    const { productId } = await listDirectly(env, a.sellerId, sku);
+    const elsewhere = await listDirectly(env, b.sellerId, sku);
+    const { purchaseId } = (await admin(env, 'POST', '/admin/orders', {
+      sellerId: a.sellerId,
+      productIds: [productId],
+    })) as { purchaseId: string };
+    const e = env.sim.webhooks.events.find(
+      (ev) => ev.eventType === 'v1:order.new' && ev.data.purchase_id === purchaseId,
+    )!;
+    const body = JSON.stringify({ id: e.id, event_type: e.eventType, created_at: e.createdAt, data: e.data });
+    const deliver = () =>
+      fetch(receiver.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...webhookHeaders(body, secret) },
+        body,
+      }).then((r) => r.json() as Promise<{ started: boolean; workflowId: string }>);
+    const answers = await Promise.all([deliver(), deliver()]);
+    expect(answers.map((r) => r.started).sort()).toEqual([false, true]);
+    expect(answers[0]!.workflowId).toBe(orderWorkflowId(a.shopId, purchaseId));
+    expect(logged.filter((l) => l.startsWith('order_')).sort()).toEqual(['order_duplicate', 'order_started']);
+    // The flow runs the delist: the listing is sold on the other shop.
+    await waitFor('the delist on the other shop', () =>
+      env.sim.world.sellers.get(b.sellerId)!.products.get(elsewhere.productId)?.state === 'sold'
+        ? true
+        : undefined,
+    );
+    await waitFor('the hand-off', () => eventsOf(purchaseId).length > 0);
+
+    // A full refund through the API: the simulator's v1:order.refund reaches the flow, which ends.
+    const api = createClient({ ...env.keys.get(a.ref)!, pacing: false });
+    const order = env.sim.world.sellers.get(a.sellerId)!.orders.get(purchaseId)!;
+    await api.refunds.create(purchaseId, { items_refund_amount: (itemsTotalCents(order) / 100).toFixed(2) });
+    const { result } = await ended(a.shopId, purchaseId);
+    expect(result).toMatchObject({ outcome: 'refunded' });
+    await waitFor('the refund logged', () => logged.includes('refund_signalled'));
   }, 120_000);
 
   it('a refund ends the flow; a request the flow cannot take is refused before it is recorded', async () => {

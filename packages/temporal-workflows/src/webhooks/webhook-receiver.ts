@@ -1,7 +1,8 @@
 // The durable webhook receiver: an HTTP endpoint that verifies each delivery's signature (the client
 // core's verifyWebhook, on the exact bytes received), then hands the event to Temporal — a
-// `v1:order.new` starts the order's delist workflow, a `v1:product.like` signals its listing's offers
-// workflow — and answers 2xx only once the server has recorded that. Anything that fails before is a
+// `v1:order.new` starts the order's delist workflow (or, with `orders`, its order flow, which runs the
+// delist), a `v1:order.refund` tells the order's flow to read it again, a `v1:product.like` signals its
+// listing's offers workflow — and answers 2xx only once the server has recorded that. Anything that fails before is a
 // 5xx, so the sender delivers again (its retries, then the reconciliation schedule); a duplicate
 // delivery finds the order's workflow and does nothing. A forged or stale signature is a 401 and
 // starts nothing, with one body whatever failed (the reason is logged). The signing secret is read per
@@ -17,7 +18,9 @@ import {
 } from '@selling-kit/api-client/core';
 import { DEFAULT_TASK_QUEUE } from '../contract.ts';
 import { checkOfferSettings, recordLike, startDelist } from './webhook-flows.ts';
+import { orderSeen, startOrderFlow } from '../client/orders-client.ts';
 import type { ConnectedShop, LikerOfferSettings } from './sales-types.ts';
+import type { OrderReminders } from './order-types.ts';
 import type { ShopRef } from '../types.ts';
 
 export const DEFAULT_WEBHOOK_PATH = '/webhooks';
@@ -39,6 +42,11 @@ export interface WebhookReceiverOptions {
   skuMapPath?: string;
   /** Offers to likers: off unless given. */
   offers?: LikerOfferSettings;
+  /**
+   * Order flows (workflows/order.ts): each order's flow from `order.new` to shipped, its reminders as given
+   * (the defaults otherwise). Off unless given: an order then only has its delist.
+   */
+  orders?: { reminders?: OrderReminders };
   host?: string;
   /** 0 (default): any free port. */
   port?: number;
@@ -53,7 +61,10 @@ export interface ReceiverLogEntry {
   status: number;
   eventId?: string;
   eventType?: string;
-  /** delist_started, delist_duplicate, like_recorded, ignored, rejected, error. */
+  /**
+   * delist_started, delist_duplicate, order_started, order_duplicate, refund_signalled, no_order_flow,
+   * like_recorded, ignored, rejected, error.
+   */
   action: string;
   workflowId?: string;
   reason?: string;
@@ -155,6 +166,38 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     const base = { eventId: event.id, eventType: event.event_type };
     if (!isKnownWebhookEvent(event))
       return answer(res, { ...base, status: 200, action: 'ignored' }, { ignored: 'unknown_event_type' });
+    if (event.event_type === 'v1:order.new' && options.orders) {
+      const shop = bySeller.get(event.data.seller_id);
+      if (!shop) return unknownSeller(res, base);
+      const { started, workflowId } = await startOrderFlow(
+        options.client,
+        {
+          purchaseId: event.data.purchase_id,
+          shop: refOf(shop),
+          productIds: event.data.line_items.map((l) => l.product_id),
+          ...(options.delist !== false
+            ? { delist: { shops: shopRefs, skuMapPath: options.skuMapPath } }
+            : {}),
+          startedBy: 'webhook',
+          ...(options.orders.reminders ? { reminders: options.orders.reminders } : {}),
+        },
+        taskQueue,
+      );
+      return answer(
+        res,
+        { ...base, status: 200, action: started ? 'order_started' : 'order_duplicate', workflowId },
+        { workflowId, started },
+      );
+    }
+    if (event.event_type === 'v1:order.refund' && options.orders) {
+      // The refund names no seller: the flow of that purchase on whichever shop has one reads it again.
+      const purchaseId = event.data.purchase_id;
+      const told = await Promise.all(
+        shopRefs.map((s) => orderSeen(options.client, { shopId: s.shopId, purchaseId }, 'refund_webhook')),
+      );
+      const action = told.some(Boolean) ? 'refund_signalled' : 'no_order_flow';
+      return answer(res, { ...base, status: 200, action }, { [action]: purchaseId });
+    }
     if (event.event_type === 'v1:order.new' && options.delist !== false) {
       const shop = bySeller.get(event.data.seller_id);
       if (!shop) return unknownSeller(res, base);
