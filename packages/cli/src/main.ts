@@ -8,6 +8,7 @@ import { registerCodecServer } from './commands/codec-server.ts';
 import { registerConformance } from './commands/conformance.ts';
 import { registerDev } from './commands/dev.ts';
 import { registerJobs } from './commands/jobs.ts';
+import { registerOrders } from './commands/orders.ts';
 import { registerKeys } from './commands/keys.ts';
 import { registerSchedules } from './commands/schedules.ts';
 import { registerShops } from './commands/shops.ts';
@@ -51,6 +52,7 @@ export function buildProgram(): Command {
   registerDev(program);
   registerBulk(program);
   registerJobs(program);
+  registerOrders(program);
   registerSchedules(program);
   registerShops(program);
   registerAuth(program);

@@ -56,4 +56,4 @@ export {
 } from './workflows/index.ts';
 export * from './client/orders-client.ts';
 export type * from './webhooks/order-types.ts';
-export { DEFAULT_ORDER_REMINDERS } from './workflows/order-plan.ts';
+export { DEFAULT_ORDER_REMINDERS, orderInputProblem } from './workflows/order-plan.ts';

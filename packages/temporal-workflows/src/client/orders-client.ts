@@ -30,7 +30,7 @@ export async function startOrderFlow(
   taskQueue = DEFAULT_TASK_QUEUE,
 ): Promise<{ started: boolean; workflowId: string }> {
   const problem = orderInputProblem(input);
-  if (problem) throw new Error(problem);
+  if (problem) throw new OrderFlowInputError(problem);
   const workflowId = orderWorkflowId(input.shop.shopId, input.purchaseId);
   try {
     await client.workflow.start(orderWorkflow, {
@@ -72,6 +72,11 @@ export async function shipOrder(client: Client, order: OrderRef, req: ShipReques
       throw new ShipRequestRefused(`order ${order.purchaseId}: ${innermostMessage(error)}`, { cause: error });
     throw error;
   }
+}
+
+/** An order flow's input breaks a rule (an id, the reminder plan): named in the message; nothing started. */
+export class OrderFlowInputError extends Error {
+  override name = 'OrderFlowInputError';
 }
 
 /** The order's flow refused a mark-as-shipped request (its reason in the message); nothing was sent. */
