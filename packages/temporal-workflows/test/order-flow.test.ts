@@ -18,6 +18,7 @@ import {
   startOrderFlow,
 } from '../src/client/orders-client.ts';
 import type { OrderFlowInput } from '../src/webhooks/order-types.ts';
+import { reconcileOrdersWorkflow } from '../src/workflows/reconcile-orders.ts';
 import type { OrderFlowResult } from '../src/workflows/order.ts';
 import { admin, listDirectly, useTestEnv, waitFor } from './helpers.ts';
 import { startPartnerReceiver } from './partner-receiver.ts';
@@ -266,6 +267,45 @@ describe('the order flow', () => {
     const { result } = await ended(a.shopId, purchaseId);
     expect(result).toMatchObject({ outcome: 'refunded' });
     await waitFor('the refund logged', () => logged.includes('refund_signalled'));
+  }, 120_000);
+
+  it('the daily reconciliation starts the flow of an order whose webhook was missed (once), and closes one shipped outside the kit', async () => {
+    const a = env.shop('recon');
+    const long = { afterMs: [60_000], atRiskEveryMs: 60_000, giveUpAfterMs: 600_000 };
+    const shop = { shopId: a.shopId, credentialRef: a.ref };
+    const missed = await sellOne(a.sellerId, `MISSED-${Date.now()}`);
+    const outside = await sellOne(a.sellerId, `OUTSIDE2-${Date.now()}`);
+    await startOrderFlow(
+      env.client,
+      { purchaseId: outside.purchaseId, shop, reminders: long },
+      env.taskQueue,
+    );
+    await waitFor('the hand-off', () => eventsOf(outside.purchaseId).length > 0);
+    outside.order.status = 'SHIPPED';
+    // The running flow must be visible to the reconciliation's query.
+    await waitFor(
+      'the flow in visibility',
+      async () => (await listOrderFlows(env.client, { shopId: a.shopId })).length > 0,
+    );
+    const reconcile = () =>
+      env.client.workflow.execute(reconcileOrdersWorkflow, {
+        taskQueue: env.taskQueue,
+        workflowId: `reconcile:order-flow-${Date.now()}`,
+        args: [{ shop, orderFlows: { reminders: long } }],
+      });
+    const first = await reconcile();
+    // Looked at: the flow of the order shipped outside (the new one too once visibility shows it).
+    expect(first.orderFlows).toMatchObject({ pending: 1, started: 1 });
+    expect(first.orderFlows!.looked).toBeGreaterThanOrEqual(1);
+    expect(first.awaitingShipping).toEqual([missed.purchaseId]);
+    expect((await ended(a.shopId, outside.purchaseId)).result.outcome).toBe('shipped_elsewhere');
+    const state = await waitFor('the missed order read by its flow', async () => {
+      const s = await orderFlowState(env.client, { shopId: a.shopId, purchaseId: missed.purchaseId });
+      return s?.parcelIds.length ? s : undefined;
+    });
+    expect(state).toMatchObject({ phase: 'awaiting_tracking', startedBy: 'reconciliation' });
+    // The next day's run: the flow exists, nothing is started again.
+    expect((await reconcile()).orderFlows).toMatchObject({ pending: 1, started: 0 });
   }, 120_000);
 
   it('a refund ends the flow; a request the flow cannot take is refused before it is recorded', async () => {

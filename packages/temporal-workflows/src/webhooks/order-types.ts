@@ -1,7 +1,7 @@
 // Types of the order flow (workflows/order.ts): one durable workflow per purchase, from `v1:order.new` to the
 // parcel marked shipped — the delist, the hand-off to fulfilment, reminders while the order waits for its
 // tracking code, and mark-as-shipped with verify-then-retry. Types only (workflow code imports them).
-import type { ShopRef } from '../types.ts';
+import type { ReconcileInput, ReconcileResult, ShopRef } from '../types.ts';
 
 /**
  * When the order's reminders go out, in ms after the order was seen (the workflow's start). SPEC GAP
@@ -28,6 +28,13 @@ export interface OrderFlowInput {
   delist?: { shops: ShopRef[]; skuMapPath?: string };
   /** Who started it (shown in its state). */
   startedBy?: 'webhook' | 'reconciliation' | 'client';
+  reminders?: OrderReminders;
+}
+
+/** How flows started for a shop's orders run (the webhook receiver's, the reconciliation's). */
+export interface OrderFlowSettings {
+  /** Mark the sold listings sold on these shops too (the delist-on-sale workflow, as the flow's child). */
+  delist?: { shops: ShopRef[]; skuMapPath?: string };
   reminders?: OrderReminders;
 }
 
@@ -95,4 +102,28 @@ export interface OrderEvent {
   shopId: string;
   /** The reminder's number (1 …), 0 for other events: with the workflow id, the event's idempotency key. */
   n: number;
+}
+
+/** What a reconciliation run did to a shop's order flows. */
+export interface OrderFlowsReconciled {
+  /** Orders waiting to be shipped in the window. */
+  pending: number;
+  /** Flows started now (their webhook was missed). */
+  started: number;
+  /** Running flows told to read their order again. */
+  looked: number;
+}
+
+/** The orders reconciliation's input, with order flows (workflows/reconcile-orders.ts). */
+export interface ReconcileOrdersInput extends ReconcileInput {
+  /**
+   * Every order still waiting gets its flow (a missed webhook), and every running flow of the shop reads its
+   * order again (one shipped, refunded or cancelled outside the kit ends).
+   */
+  orderFlows?: OrderFlowSettings;
+}
+
+export interface ReconcileOrdersResult extends ReconcileResult {
+  /** With `orderFlows`: what the run did to them. */
+  orderFlows?: OrderFlowsReconciled;
 }

@@ -1,10 +1,11 @@
 // Daily orders reconciliation: webhooks are best effort (public reference), so a scheduled run lists
 // the last day's orders and reports those still awaiting shipment — the sales a missed `v1:order.new`
 // would have announced — for the seller to act on. The report is a job of its own in the job store, read
-// by the run's workflow id (`reportKey`) like any job's.
-import { proxyActivities, workflowInfo } from '@temporalio/workflow';
+// by the run's workflow id (`reportKey`) like any job's. With `orderFlows`, every order still waiting gets
+// its order flow (workflows/order.ts), and the shop's running flows read their orders again.
+import { patched, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import type { ReconcileInput, ReconcileResult } from '../types.ts';
+import type { ReconcileOrdersInput, ReconcileOrdersResult } from '../webhooks/order-types.ts';
 import { refuseInput } from './refuse.ts';
 import { READ_RETRY } from './retry-policies.ts';
 
@@ -12,8 +13,15 @@ const { listRecentOrders, writeReport } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   retry: READ_RETRY,
 });
+const { reconcileOrderFlows } = proxyActivities<Activities>({
+  startToCloseTimeout: '15 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: READ_RETRY,
+});
+/** Runs from this patch on take `orderFlows` (a run recorded before it had none to take). */
+const ORDER_FLOWS_PATCH = 'reconcile-orders-flows';
 
-export async function reconcileOrdersWorkflow(input: ReconcileInput): Promise<ReconcileResult> {
+export async function reconcileOrdersWorkflow(input: ReconcileOrdersInput): Promise<ReconcileOrdersResult> {
   refuseInput(input);
   const info = workflowInfo();
   const reportKey = info.workflowId;
@@ -31,5 +39,8 @@ export async function reconcileOrdersWorkflow(input: ReconcileInput): Promise<Re
       code: 'SHIPPING_PENDING',
     })),
   );
-  return { reportKey, orders: orders.length, awaitingShipping: awaiting.map((o) => o.purchaseId) };
+  const result = { reportKey, orders: orders.length, awaitingShipping: awaiting.map((o) => o.purchaseId) };
+  if (input.orderFlows && patched(ORDER_FLOWS_PATCH))
+    return { ...result, orderFlows: await reconcileOrderFlows(input.shop, since, input.orderFlows) };
+  return result;
 }

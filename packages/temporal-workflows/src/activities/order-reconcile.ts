@@ -1,0 +1,83 @@
+// The daily orders reconciliation's part in the order flows (workflows/reconcile-orders.ts): webhooks are
+// best effort, so every order still waiting to be shipped gets its flow (started once: one that exists is
+// left alone), and every running flow of the shop is told to read its order again — a flow whose order was
+// shipped, refunded or cancelled outside the kit ends. Starts and signals go through the worker's Temporal
+// client from here, not as workflow commands: a day of orders costs the reconciliation's history nothing.
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { ORDER_MESSAGES, orderWorkflowId, SEARCH_ATTRIBUTE_NAMES, WORKFLOW_TYPES } from '../contract.ts';
+import { orderSearchAttributes } from '../search-attributes.ts';
+import type { ShopRef } from '../types.ts';
+import type { OrderFlowInput, OrderFlowSettings, OrderFlowsReconciled } from '../webhooks/order-types.ts';
+import type { ActivityContext } from './context.ts';
+import { toActivityFailure } from './send.ts';
+
+export function createOrderReconcileActivities({ clients, deps, taskQueue }: ActivityContext) {
+  return {
+    async reconcileOrderFlows(
+      shop: ShopRef,
+      since: string,
+      settings: OrderFlowSettings,
+    ): Promise<OrderFlowsReconciled> {
+      const temporal = deps.temporal;
+      if (!temporal)
+        throw ApplicationFailure.nonRetryable(
+          'order flows need the worker’s Temporal client',
+          'NoTemporalClient',
+        );
+      const ctx = Context.current();
+      const pending: OrderFlowInput[] = [];
+      try {
+        const client = await clients.clientFor(shop);
+        for await (const order of client.orders.list({ from: since, limit: 200 })) {
+          ctx.heartbeat();
+          if (order.status !== 'SHIPPING_PENDING') continue;
+          pending.push({
+            purchaseId: order.purchase_id,
+            shop,
+            productIds: (order.line_items ?? []).map((l) => l.product_id),
+            ...(settings.delist ? { delist: settings.delist } : {}),
+            ...(settings.reminders ? { reminders: settings.reminders } : {}),
+            startedBy: 'reconciliation',
+          });
+        }
+      } catch (error) {
+        return toActivityFailure(error);
+      }
+      let started = 0;
+      for (const input of pending) {
+        ctx.heartbeat();
+        try {
+          await temporal.workflow.start(WORKFLOW_TYPES.order, {
+            taskQueue,
+            workflowId: orderWorkflowId(shop.shopId, input.purchaseId),
+            args: [input],
+            workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+            workflowIdConflictPolicy: 'FAIL',
+            typedSearchAttributes: orderSearchAttributes(shop.shopId, 'awaiting_tracking'),
+          });
+          started++;
+        } catch (error) {
+          if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+        }
+      }
+      // Every running flow of the shop reads its order (visibility: a flow started a moment ago may be
+      // missing, and reads its order on its own anyway).
+      const query = `WorkflowType = '${WORKFLOW_TYPES.order}' AND ExecutionStatus = 'Running' AND ${SEARCH_ATTRIBUTE_NAMES.shop} = '${shop.shopId.replace(/['\\]/g, '')}'`;
+      let looked = 0;
+      for await (const flow of temporal.workflow.list({ query })) {
+        ctx.heartbeat();
+        try {
+          await temporal.workflow.getHandle(flow.workflowId).signal(ORDER_MESSAGES.orderSeenSignal, {
+            source: 'reconciliation',
+          });
+          looked++;
+        } catch (error) {
+          if (!(error instanceof WorkflowNotFoundError)) throw error;
+        }
+      }
+      return { pending: pending.length, started, looked };
+    },
+  };
+}
