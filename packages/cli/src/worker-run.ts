@@ -23,10 +23,12 @@ import {
   jobRetentionDays,
   FeedPolicyError,
   metricsTelemetry,
+  OrderEventsSettingError,
   openJobStore,
   stopOnSignals,
   workerEnvironment,
   type FeedPolicy,
+  type OrderEventsTarget,
   type WorkerEnvironment,
   type WorkerQueues,
 } from '@selling-kit/temporal-workflows/worker';
@@ -118,6 +120,8 @@ export async function startWorker(
      * folder and the working folder as roots, and plain http to loopback (its simulator, local files).
      */
     feeds?: Partial<FeedPolicy>;
+    /** Where order flows send their events, over SELLING_KIT_ORDER_EVENTS_URL (`dev`: its n8n or its own sink). */
+    orderEvents?: OrderEventsTarget;
   } = {},
 ) {
   installRuntime(options.metricsAddress);
@@ -127,6 +131,13 @@ export async function startWorker(
     feedPolicy = settings().feedPolicy(options.feeds);
   } catch (e) {
     if (e instanceof FeedPolicyError) throw new CliError('bad_feed_policy', e.message, EXIT.usage);
+    throw e;
+  }
+  let orderEvents: OrderEventsTarget | undefined;
+  try {
+    orderEvents = options.orderEvents ?? settings().orderEvents();
+  } catch (e) {
+    if (e instanceof OrderEventsSettingError) throw new CliError('bad_order_events', e.message, EXIT.usage);
     throw e;
   }
   const temporal = config.temporal(); // a bad TLS setting stops here, naming it
@@ -163,6 +174,7 @@ export async function startWorker(
       tokens: store,
       jobStore,
       feedPolicy,
+      orderEvents,
       // Old jobs' data is expired by the task queue's retention schedule (SELLING_KIT_JOB_RETENTION_DAYS,
       // default 30), ensured by every worker at start.
       jobRetentionDays: jobRetentionDays(),

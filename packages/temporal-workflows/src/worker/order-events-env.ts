@@ -4,6 +4,8 @@
 import { readFileSync } from 'node:fs';
 import type { OrderEventsTarget } from '../activities/orders.ts';
 
+export type { OrderEventsTarget };
+
 export const ORDER_EVENTS_URL_ENV = 'SELLING_KIT_ORDER_EVENTS_URL';
 /** A file holding the bearer token the endpoint expects (never the token itself in the environment). */
 export const ORDER_EVENTS_TOKEN_FILE_ENV = 'SELLING_KIT_ORDER_EVENTS_TOKEN_FILE';

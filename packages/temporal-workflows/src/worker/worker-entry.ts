@@ -4,6 +4,7 @@
 // @temporalio/worker and its native core.
 export * from './worker.ts';
 export * from './worker-env.ts';
+export * from './order-events-env.ts';
 export * from './worker-queues.ts';
 export * from '../observability/metrics.ts';
 // The job store a worker opens (SELLING_KIT_JOB_STORE) and its retention: the CLI's worker opens its own.

@@ -12,6 +12,8 @@ import { JOB_STORE_ENV } from '../stores/job-store.ts';
 import { WORKER_QUEUES, type WorkerQueues } from './worker-queues.ts';
 import type { Credential, CredentialStore, ShopNames } from '../activities/index.ts';
 import { feedPolicyFromEnv, type FeedPolicy } from '../activities/feed-policy.ts';
+import type { OrderEventsTarget } from '../activities/orders.ts';
+import { orderEventsFromEnv } from './order-events-env.ts';
 
 /**
  * The feed policy's variables (SELLING_KIT_FEED_ROOTS, _HOSTS, _MAX_BYTES, _MAX_RECORD_BYTES, _MAX_ITEMS):
@@ -73,6 +75,11 @@ export interface WorkerEnvironment {
    * its loopback exemption). Throws FeedPolicyError naming the variable of a bad value.
    */
   feedPolicy(extra?: Partial<FeedPolicy>): FeedPolicy;
+  /**
+   * Where order flows send their events (ORDER_EVENTS_URL_ENV, its token from ORDER_EVENTS_TOKEN_FILE_ENV), or
+   * undefined. Throws OrderEventsSettingError naming the variable of a bad value.
+   */
+  orderEvents(): OrderEventsTarget | undefined;
 }
 
 export function workerEnvironment(
@@ -104,6 +111,7 @@ export function workerEnvironment(
         ? workerQueues(flags.queues, '--queues')
         : workerQueues(env[WORKER_QUEUES_ENV]),
     feedPolicy: (extra) => feedPolicyFromEnv(env, extra),
+    orderEvents: () => orderEventsFromEnv(env),
   };
 }
 

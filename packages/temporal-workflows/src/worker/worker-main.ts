@@ -43,7 +43,7 @@
 //                             unset: any public host. Feed URLs are https to public addresses only
 //   SELLING_KIT_FEED_MAX_BYTES / _MAX_RECORD_BYTES / _MAX_ITEMS  a feed's limits (512 MiB, 1 MiB, 1,000,000)
 //   SELLING_KIT_FEED_LOOPBACK_HTTP         `1`: plain http to loopback too (local test/dev workers only)
-import { orderEventsFromEnv, OrderEventsSettingError } from './order-events-env.ts';
+import { OrderEventsSettingError } from './order-events-env.ts';
 import type { OrderEventsTarget } from '../activities/orders.ts';
 import { createWorker, stopOnSignals } from './worker.ts';
 import { DEFAULT_TASK_QUEUE, saleTaskQueue } from '../contract.ts';
@@ -162,7 +162,7 @@ try {
 }
 let orderEvents: OrderEventsTarget | undefined;
 try {
-  orderEvents = orderEventsFromEnv();
+  orderEvents = settings.orderEvents();
 } catch (e) {
   if (!(e instanceof OrderEventsSettingError)) throw e;
   orderEvents = fail(e.message);
