@@ -1,6 +1,7 @@
 // `selling-kit dev` shows delist on sale: after the demo job, a simulated purchase on the first demo
-// shop and the same SKU marked sold on the second, with the measured delay printed; both demo shops
-// are stored for other terminals; a second run on the same Temporal data does it again.
+// shop and the same SKU marked sold on the second, with the measured delay printed; the purchase's order
+// flow hands the order off, reminds, and ships it; both demo shops are stored for other terminals; a second
+// run on the same Temporal data does it again.
 // @needs temporal
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,6 +36,16 @@ it('prints the purchase on "demo", the SKU delisted on "demo-us" and the delay',
   expect(line![1]).toBe('DEMO-TEE-001');
   expect(line![2]).toBe('DEMO-TEE-001');
   expect(Number(line![3])).toBeLessThan(30_000);
+  // The purchase's order flow: handed off, reminded a "day" later, shipped through the flow (the
+  // simulator's parcel carries the tracking).
+  const flow = /order flow of (\S+) \(order:demo:\1;/.exec(r.stderr);
+  expect(flow).not.toBeNull();
+  const purchaseId = flow![1]!;
+  expect(r.stderr).toContain(`order event: order.ready for order ${purchaseId}`);
+  expect(r.stderr).toContain(`order event: order.reminder #1 for order ${purchaseId}`);
+  expect(r.stderr).toContain(
+    `the simulator's order ${purchaseId}: SHIPPED, parcel shipped with ROYAL_MAIL DEV0000000001GB`,
+  );
   // In the dev stack's own credentials (<home>/dev), never the user's.
   const shops = JSON.parse(readFileSync(join(ctx.home, 'dev', 'credentials.json'), 'utf8')) as Record<
     string,

@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { adaptExample } from '../../cli/src/n8n/provision.ts';
+import { DISPATCH_WEBHOOK_PATH } from '../../cli/src/commands/dev-orders.ts';
 import { PACKAGE_DIR } from './e2e/harness.mts';
 
 interface Node {
@@ -30,9 +31,17 @@ const examples: Workflow[] = readdirSync(DIR)
 const notesOf = (w: Workflow) =>
   w.nodes.filter((n) => n.type === 'n8n-nodes-base.stickyNote').map((n) => String(n.parameters.content));
 
+/** The examples that react to marketplace events (the others take the worker's order events). */
+const reacting = (w: Workflow) => w.name !== 'Dispatch reminders';
+
 describe.each(examples.map((w) => [w.name, w] as const))('example "%s"', (_name, workflow) => {
-  it('starts with a version-3 trigger: one credential, registered automatically', () => {
+  it('starts with a trigger: a version-3 Marketplace Trigger (one credential, registered automatically), or the order events webhook', () => {
     const triggers = workflow.nodes.filter((n) => n.type.endsWith('.marketplaceTrigger'));
+    if (!reacting(workflow)) {
+      const webhook = workflow.nodes.find((n) => n.type === 'n8n-nodes-base.webhook')!;
+      expect(webhook.parameters).toMatchObject({ httpMethod: 'POST', path: DISPATCH_WEBHOOK_PATH });
+      return;
+    }
     expect(triggers.length).toBeGreaterThan(0);
     for (const trigger of triggers) {
       expect(trigger.typeVersion).toBe(3);

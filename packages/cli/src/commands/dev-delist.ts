@@ -1,10 +1,12 @@
 // The delist demo of `selling-kit dev`: a webhook receiver for the two demo shops (the simulator's demo
 // partner signs their webhooks), a simulated purchase on the first shop, and the same SKU marked sold
-// on the second — with the delay measured from the purchase to the second shop's listing sold.
+// on the second — with the delay measured from the purchase to the second shop's listing sold. Each order
+// runs as an order flow (its delist, then reminders until it is shipped: dev-orders.ts).
 import type { RunningSimulator } from '@selling-kit/simulator';
 import { startWebhookReceiver, type WebhookReceiver } from '@selling-kit/temporal-workflows';
 import type { Context } from '../context.ts';
 import { connectTemporal } from '../temporal.ts';
+import { DEV_ORDER_REMINDERS } from './dev-orders.ts';
 
 export interface DelistDemo {
   receiver: WebhookReceiver;
@@ -23,11 +25,12 @@ export async function startDelistDemo(config: Context['config'], sim: RunningSim
       { shopId: 'demo', credentialRef: 'demo', sellerId: demo.sellerId },
       { shopId: 'demo-us', credentialRef: 'demo-us', sellerId: demo.usSellerId },
     ],
+    orders: { reminders: DEV_ORDER_REMINDERS },
   });
   await admin(sim, '/admin/webhooks', {
     partnerId: demo.partnerId,
     url: receiver.url,
-    eventTypes: ['v1:order.new'],
+    eventTypes: ['v1:order.new', 'v1:order.refund'],
   });
   return {
     receiver,
@@ -56,7 +59,7 @@ async function admin(sim: RunningSimulator, path: string, body: unknown): Promis
 export async function simulatePurchase(
   sim: RunningSimulator,
   timeoutMs = 30_000,
-): Promise<{ sku: string; delayMs: number }> {
+): Promise<{ sku: string; delayMs: number; purchaseId: string }> {
   const demo = sim.demo!;
   const productId = demo.listings[0]!;
   const sku = sim.world.sellers.get(demo.sellerId)!.products.get(productId)!.sku!;
@@ -65,11 +68,14 @@ export async function simulatePurchase(
   const state = () => twin?.state;
   if (state() !== 'selling') throw new Error(`the US demo shop has no listing ${sku} on sale`);
   const start = performance.now();
-  await admin(sim, '/admin/orders', { sellerId: demo.sellerId, productIds: [productId] });
+  const { purchaseId } = await admin(sim, '/admin/orders', {
+    sellerId: demo.sellerId,
+    productIds: [productId],
+  });
   while (state() !== 'sold') {
     if (performance.now() - start > timeoutMs)
       throw new Error(`${sku} was not marked sold on the US demo shop within ${timeoutMs / 1000} s`);
     await new Promise((r) => setTimeout(r, 5));
   }
-  return { sku, delayMs: Math.round(performance.now() - start) };
+  return { sku, delayMs: Math.round(performance.now() - start), purchaseId: String(purchaseId) };
 }

@@ -18,6 +18,12 @@ import { adoptRunningTemporal, startTemporalDevServer, type DevServer } from '..
 import { codecKey, issueDevClientKey, saveShop } from '../stores.ts';
 import { runBulk } from './bulk.ts';
 import { simulatePurchase, startDelistDemo } from './dev-delist.ts';
+import {
+  DISPATCH_WEBHOOK_PATH,
+  showOrderFlow,
+  startOrderEventsSink,
+  type OrderEventsSink,
+} from './dev-orders.ts';
 
 export const EXAMPLE_FEED = fileURLToPath(new URL('../../examples/listings.csv', import.meta.url));
 
@@ -73,6 +79,8 @@ interface DevStack {
   n8n: DevN8n | undefined;
   /** The n8n set-up (credentials, workflows), started in the background: undefined when it failed. */
   n8nSetup: Promise<ReadyN8n | undefined>;
+  /** Where the worker's order flows send their events (printed here, handed on to n8n once it is up). */
+  orderEvents: OrderEventsSink;
 }
 
 async function dev(ctx: Context, opts: DevOptions): Promise<number> {
@@ -134,16 +142,22 @@ async function startStack(
   const sim = await startDemoSimulator(Number(opts.simPort));
   cleanups.add(() => sim.close());
   await saveDemoShops(config, sim);
-  cleanups.add(await startDevWorker(config, temporal, opts));
+  const orderEvents = await startOrderEventsSink(out);
+  cleanups.add(() => orderEvents.close());
+  cleanups.add(await startDevWorker(config, temporal, opts, orderEvents.url));
   const n8n = await n8nLaunch;
   // The dev n8n's own client key, scoped to the demo shops (re-issued on every start; the worker reads
   // the keyring when it changes): n8n never holds the master key.
   const n8nKey = config.codec ? issueDevClientKey(config, keyring, ['demo', 'demo-us']) : '';
   // Started now, awaited after the demo job: n8n gets ready meanwhile.
   const n8nSetup = n8n
-    ? setUpN8nInBackground(n8n, n8nKey, config, temporal, sim, out)
+    ? setUpN8nInBackground(n8n, n8nKey, config, temporal, sim, out).then((ready) => {
+        // Its "Dispatch reminders" workflow takes the order events from now on.
+        if (ready) orderEvents.forwardTo(`${n8n.url}/webhook/${DISPATCH_WEBHOOK_PATH}`);
+        return ready;
+      })
     : Promise.resolve(undefined);
-  return { codecServer, temporal, sim, n8n, n8nSetup };
+  return { codecServer, temporal, sim, n8n, n8nSetup, orderEvents };
 }
 
 /**
@@ -238,6 +252,7 @@ async function startDevWorker(
   config: CliConfig,
   temporal: DevServer,
   opts: DevOptions,
+  orderEventsUrl: string,
 ): Promise<() => Promise<void>> {
   // The worker runtime is loaded by the commands that run one (see worker-run.ts).
   const { startWorker } = await import('../worker-run.ts');
@@ -250,6 +265,7 @@ async function startDevWorker(
       roots: [dirname(EXAMPLE_FEED), ...opts.feedRoot.map((r) => resolve(r))],
       allowLoopbackHttp: true,
     },
+    orderEvents: { url: orderEventsUrl },
   });
   const running = worker.run();
   return async () => {
@@ -310,7 +326,7 @@ async function runDemoJob(
   config: CliConfig,
   opts: DevOptions,
   out: Output,
-  { temporal, sim }: DevStack,
+  { temporal, sim, orderEvents }: DevStack,
   cleanups: Cleanups,
 ): Promise<number> {
   out.info(`\nbulk listing of ${opts.feed} for the demo shop:`);
@@ -322,14 +338,16 @@ async function runDemoJob(
   // Delist everywhere on sale: a purchase on "demo", the same SKU marked sold on "demo-us".
   const delist = await startDelistDemo({ ...config, uiUrl: temporal.uiUrl }, sim);
   cleanups.add(() => delist.close());
-  const { sku, delayMs } = await simulatePurchase(sim);
+  const { sku, delayMs, purchaseId } = await simulatePurchase(sim);
   out.info(
     [
       `\ndelist on sale (webhook receiver ${delist.receiver.url}):`,
       `  simulated purchase of ${sku} on "demo" → ${sku} marked sold on "demo-us" in ${delayMs} ms`,
-      '  (signed v1:order.new → receiver → delist workflow → mark-as-sold on every other shop)',
+      '  (signed v1:order.new → receiver → order flow → delist workflow → mark-as-sold on every other shop)',
+      `\norder flow of ${purchaseId} (order:demo:${purchaseId}; a "day" is 5 s here): hand-off, reminders until shipped`,
     ].join('\n'),
   );
+  await showOrderFlow({ ...config, uiUrl: temporal.uiUrl }, sim, orderEvents, purchaseId, out);
   // Invalid and refused items are in the example on purpose: a finished job is a successful demo.
   return code === EXIT.itemsFailed ? EXIT.ok : code;
 }
