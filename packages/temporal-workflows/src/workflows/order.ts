@@ -29,6 +29,7 @@ import type {
   OrderFlowState,
   OrderOutcome,
   OrderPhase,
+  OrderSeen,
   ShipRequest,
   ShipResult,
 } from '../webhooks/order-types.ts';
@@ -118,13 +119,13 @@ export async function orderWorkflow(input: OrderFlowInput): Promise<OrderFlowRes
 /** The order's life, once the flow has started: how it ended. */
 async function follow(run: OrderRun): Promise<OrderOutcome> {
   const { input, state } = run;
-  await delist(input);
-  const order = await readOrder(input.shop, input.purchaseId);
+  // The hand-off reads the order as it goes (one activity: the flow's first read); one not delivered
+  // leaves the order to be read on its own.
+  const [, handedOff] = await Promise.all([delist(input), notify(run, 'order.ready', 0)]);
+  const order = handedOff ?? (await readOrder(input.shop, input.purchaseId));
   state.parcelIds = order.parcelIds;
   const early = outcomeOf(order);
   if (early) return early;
-  const ready = await notify(run, 'order.ready', 0);
-  if (ready) return ready;
   for (;;) {
     const n = state.remindersSent + 1;
     const dueAt = run.start + Math.min(reminderDueMs(run.plan, n), run.plan.giveUpAfterMs);
@@ -147,7 +148,8 @@ async function follow(run: OrderRun): Promise<OrderOutcome> {
     }
     if (Date.now() >= run.start + run.plan.giveUpAfterMs) return 'unshipped';
     const atRisk = atRiskAt(run.plan, n);
-    const ended = await notify(run, atRisk ? 'order.at_risk' : 'order.reminder', n);
+    const seen = await notify(run, atRisk ? 'order.at_risk' : 'order.reminder', n);
+    const ended = seen && outcomeOf(seen);
     if (ended) return ended;
     state.remindersSent = n;
     if (atRisk && state.phase === 'awaiting_tracking') setPhase(state, 'at_risk');
@@ -179,23 +181,19 @@ async function delist(input: OrderFlowInput): Promise<void> {
 }
 
 /**
- * An event to the operator's endpoint, which first reads the order: how the order ended if it has, else
- * undefined. An event not delivered after its attempts is logged; the order goes on waiting.
+ * An event to the operator's endpoint, which first reads the order (sent only while it waits to be
+ * shipped): the order as read, or undefined when the event was not delivered after its attempts (logged;
+ * the order goes on waiting).
  */
-async function notify(
-  run: OrderRun,
-  event: OrderEvent['event'],
-  n: number,
-): Promise<OrderOutcome | undefined> {
+async function notify(run: OrderRun, event: OrderEvent['event'], n: number): Promise<OrderSeen | undefined> {
   const { input } = run;
   try {
-    const order = await notifyOrder(input.shop, {
+    return await notifyOrder(input.shop, {
       event,
       purchaseId: input.purchaseId,
       shopId: input.shop.shopId,
       n,
     });
-    return outcomeOf(order);
   } catch (error) {
     log.warn('an order event was not delivered', { event, n, error: (error as Error).message });
     return undefined;
