@@ -68,6 +68,24 @@ async function sellOne(sellerId: number, sku: string) {
   return { purchaseId: order.purchaseId, productId, order };
 }
 
+type Shop = ReturnType<typeof env.shop>;
+
+/** A listing of `shop` sold now, and its order's flow started (`reminders` as given). */
+async function sellWithFlow(shop: Shop, prefix: string, reminders?: OrderFlowInput['reminders']) {
+  const sold = await sellOne(shop.sellerId, `${prefix}-${Date.now()}`);
+  const { purchaseId } = sold;
+  const input = { purchaseId, shop: { shopId: shop.shopId, credentialRef: shop.ref }, reminders };
+  await startOrderFlow(env.client, input, env.taskQueue);
+  return { ...sold, ref: { shopId: shop.shopId, purchaseId } };
+}
+
+/** The flow of `ref` once it has read its order (it takes a mark-as-shipped from then on). */
+const orderRead = (ref: { shopId: string; purchaseId: string }) =>
+  waitFor('the order read by its flow', async () => {
+    const state = await orderFlowState(env.client, ref);
+    return state?.parcelIds.length ? state : undefined;
+  });
+
 const eventsOf = (purchaseId: string) => received.filter((r) => r.order.purchase_id === purchaseId);
 
 /** The flow's history length, and how it ended. */
@@ -150,17 +168,8 @@ describe('the order flow', () => {
 
   it('a lost mark-as-shipped answer is verified by reading the order: shipped once', async () => {
     const a = env.shop('lost');
-    const { purchaseId, order } = await sellOne(a.sellerId, `LOST-${Date.now()}`);
-    await startOrderFlow(
-      env.client,
-      { purchaseId, shop: { shopId: a.shopId, credentialRef: a.ref } },
-      env.taskQueue,
-    );
-    const ref = { shopId: a.shopId, purchaseId };
-    await waitFor(
-      'the order read',
-      async () => ((await orderFlowState(env.client, ref))?.parcelIds.length ?? 0) > 0,
-    );
+    const { purchaseId, order, ref } = await sellWithFlow(a, 'LOST');
+    await orderRead(ref);
     // Every mark-as-shipped request is counted (a latency rule of 0 ms sees each); the first one's answer
     // is lost after the API committed it.
     const operationId = 'orders.markParcelShipped';
@@ -179,17 +188,12 @@ describe('the order flow', () => {
 
   it('a month of reminders (time-scaled: a day is 200 ms) stays under 200 history events, then gives up', async () => {
     const a = env.shop('month');
-    const { purchaseId } = await sellOne(a.sellerId, `MONTH-${Date.now()}`);
     const day = 200;
-    await startOrderFlow(
-      env.client,
-      {
-        purchaseId,
-        shop: { shopId: a.shopId, credentialRef: a.ref },
-        reminders: { afterMs: [day, 2 * day, 3 * day], atRiskEveryMs: 7 * day, giveUpAfterMs: 30 * day },
-      },
-      env.taskQueue,
-    );
+    const { purchaseId } = await sellWithFlow(a, 'MONTH', {
+      afterMs: [day, 2 * day, 3 * day],
+      atRiskEveryMs: 7 * day,
+      giveUpAfterMs: 30 * day,
+    });
     const { result, historyLength } = await ended(a.shopId, purchaseId);
     expect(result).toMatchObject({ outcome: 'unshipped', remindersSent: 6 });
     expect(historyLength).toBeLessThan(200);
@@ -203,16 +207,11 @@ describe('the order flow', () => {
 
   it('an order shipped outside the kit ends the flow at its next reminder, with nothing sent', async () => {
     const a = env.shop('outside');
-    const { purchaseId, order } = await sellOne(a.sellerId, `OUTSIDE-${Date.now()}`);
-    await startOrderFlow(
-      env.client,
-      {
-        purchaseId,
-        shop: { shopId: a.shopId, credentialRef: a.ref },
-        reminders: { afterMs: [1_500], atRiskEveryMs: 60_000, giveUpAfterMs: 600_000 },
-      },
-      env.taskQueue,
-    );
+    const { purchaseId, order } = await sellWithFlow(a, 'OUTSIDE', {
+      afterMs: [1_500],
+      atRiskEveryMs: 60_000,
+      giveUpAfterMs: 600_000,
+    });
     await waitFor('the hand-off', () => eventsOf(purchaseId).length > 0);
     order.status = 'SHIPPED';
     const { result } = await ended(a.shopId, purchaseId);
@@ -274,12 +273,7 @@ describe('the order flow', () => {
     const long = { afterMs: [60_000], atRiskEveryMs: 60_000, giveUpAfterMs: 600_000 };
     const shop = { shopId: a.shopId, credentialRef: a.ref };
     const missed = await sellOne(a.sellerId, `MISSED-${Date.now()}`);
-    const outside = await sellOne(a.sellerId, `OUTSIDE2-${Date.now()}`);
-    await startOrderFlow(
-      env.client,
-      { purchaseId: outside.purchaseId, shop, reminders: long },
-      env.taskQueue,
-    );
+    const outside = await sellWithFlow(a, 'OUTSIDE2', long);
     await waitFor('the hand-off', () => eventsOf(outside.purchaseId).length > 0);
     outside.order.status = 'SHIPPED';
     // The running flow must be visible to the reconciliation's query.
@@ -299,10 +293,7 @@ describe('the order flow', () => {
     expect(first.orderFlows!.looked).toBeGreaterThanOrEqual(1);
     expect(first.awaitingShipping).toEqual([missed.purchaseId]);
     expect((await ended(a.shopId, outside.purchaseId)).result.outcome).toBe('shipped_elsewhere');
-    const state = await waitFor('the missed order read by its flow', async () => {
-      const s = await orderFlowState(env.client, { shopId: a.shopId, purchaseId: missed.purchaseId });
-      return s?.parcelIds.length ? s : undefined;
-    });
+    const state = await orderRead({ shopId: a.shopId, purchaseId: missed.purchaseId });
     expect(state).toMatchObject({ phase: 'awaiting_tracking', startedBy: 'reconciliation' });
     // The next day's run: the flow exists, nothing is started again.
     expect((await reconcile()).orderFlows).toMatchObject({ pending: 1, started: 0 });
@@ -310,17 +301,8 @@ describe('the order flow', () => {
 
   it('a refund ends the flow; a request the flow cannot take is refused before it is recorded', async () => {
     const a = env.shop('refund');
-    const { purchaseId, order } = await sellOne(a.sellerId, `REFUND-${Date.now()}`);
-    await startOrderFlow(
-      env.client,
-      { purchaseId, shop: { shopId: a.shopId, credentialRef: a.ref } },
-      env.taskQueue,
-    );
-    const ref = { shopId: a.shopId, purchaseId };
-    await waitFor(
-      'the order read',
-      async () => ((await orderFlowState(env.client, ref))?.parcelIds.length ?? 0) > 0,
-    );
+    const { purchaseId, order, ref } = await sellWithFlow(a, 'REFUND');
+    await orderRead(ref);
     await expect(
       shipOrder(env.client, ref, { carrier: 'DPD', trackingCode: 'X1', parcelId: 'nope' }),
     ).rejects.toThrow(/parcel nope is not a parcel of this order/);
