@@ -219,9 +219,10 @@ describe('selling-kit bulk', () => {
       'orders-reconciliation',
       '--shop',
       'shop-b',
+      '--order-flows',
     ]);
     expect(b.code).toBe(0);
-    expect(b.json).toMatchObject({ cron: '0 3 * * *' });
+    expect(b.json).toMatchObject({ cron: '0 3 * * *', orderFlows: true });
     const again = await createSync();
     expectFailure(again, 2, 'schedule_exists');
     let list = await stack.cli(['--json', 'schedules', 'list']);

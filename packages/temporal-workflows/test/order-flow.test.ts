@@ -17,7 +17,8 @@ import {
   shipOrder,
   startOrderFlow,
 } from '../src/client/orders-client.ts';
-import type { OrderFlowInput } from '../src/webhooks/order-types.ts';
+import type { OrderFlowInput, ReconcileOrdersResult } from '../src/webhooks/order-types.ts';
+import { createOrdersReconciliationSchedule } from '../src/client/schedules.ts';
 import { reconcileOrdersWorkflow } from '../src/workflows/reconcile-orders.ts';
 import type { OrderFlowResult } from '../src/workflows/order.ts';
 import { admin, listDirectly, useTestEnv, waitFor } from './helpers.ts';
@@ -297,6 +298,27 @@ describe('the order flow', () => {
     expect(state).toMatchObject({ phase: 'awaiting_tracking', startedBy: 'reconciliation' });
     // The next day's run: the flow exists, nothing is started again.
     expect((await reconcile()).orderFlows).toMatchObject({ pending: 1, started: 0 });
+
+    // The same from its schedule (`schedules create --kind orders-reconciliation --order-flows`).
+    const scheduleId = `orders-${Date.now()}`;
+    const schedule = await createOrdersReconciliationSchedule(
+      env.client,
+      scheduleId,
+      { shop, orderFlows: { reminders: long } },
+      { every: '1d' },
+      env.taskQueue,
+    );
+    try {
+      await schedule.trigger();
+      const run = await waitFor('the scheduled run', async () => {
+        const action = (await schedule.describe()).info.recentActions[0]?.action;
+        return action?.workflow.workflowId;
+      });
+      const scheduled = (await env.client.workflow.getHandle(run).result()) as ReconcileOrdersResult;
+      expect(scheduled.orderFlows).toMatchObject({ pending: 1, started: 0 });
+    } finally {
+      await schedule.delete();
+    }
   }, 120_000);
 
   it('a refund ends the flow; a request the flow cannot take is refused before it is recorded', async () => {

@@ -24,6 +24,7 @@ interface CreateOptions {
   every?: string;
   cron?: string;
   lookbackHours: string;
+  orderFlows?: boolean;
 }
 
 async function create({ config, out }: Context, scheduleId: string, opts: CreateOptions): Promise<void> {
@@ -63,7 +64,7 @@ async function create({ config, out }: Context, scheduleId: string, opts: Create
         await createOrdersReconciliationSchedule(
           client,
           scheduleId,
-          { shop: ref, lookbackHours: hours },
+          { shop: ref, lookbackHours: hours, ...(opts.orderFlows ? { orderFlows: {} } : {}) },
           opts.every || opts.cron ? { every: opts.every, cron: opts.cron } : undefined,
           config.taskQueue,
         );
@@ -81,6 +82,7 @@ async function create({ config, out }: Context, scheduleId: string, opts: Create
       shop: opts.shop,
       every: opts.every ?? null,
       cron: opts.cron ?? (opts.every ? null : '0 3 * * *'),
+      ...(opts.kind === 'orders-reconciliation' ? { orderFlows: opts.orderFlows === true } : {}),
     },
     () => `schedule ${scheduleId} created`,
   );
@@ -131,6 +133,10 @@ export function registerSchedules(program: Command): void {
     .option('--every <interval>', 'run every interval, e.g. 30m, 1h, 1d')
     .option('--cron <expr>', 'run on a cron expression (UTC), e.g. "0 3 * * *" (reconciliation default)')
     .option('--lookback-hours <h>', 'orders-reconciliation: hours of orders to check', '24')
+    .option(
+      '--order-flows',
+      'orders-reconciliation: start the order flow of each order still waiting (a missed webhook), and end flows of orders shipped elsewhere',
+    )
     .description('create a schedule')
     .action(action(create));
   schedules.command('list').description('schedules and their next run').action(action(list));

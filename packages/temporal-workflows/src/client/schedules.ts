@@ -21,7 +21,8 @@ import {
   SCHEDULE_KINDS,
 } from '../contract.ts';
 import { jobSearchAttributes } from '../search-attributes.ts';
-import type { BulkJobInput, ReconcileInput } from '../types.ts';
+import type { BulkJobInput } from '../types.ts';
+import type { ReconcileOrdersInput } from '../webhooks/order-types.ts';
 
 /** The operation a reconciliation run is tagged with (SellingKitOperation). */
 export const RECONCILE_OPERATION = 'reconcile-orders';
@@ -127,8 +128,11 @@ export function reconciliationSchedule<I>(kind: Reconciliation<I>) {
   };
 }
 
-/** The daily orders reconciliation (03:00 UTC unless told otherwise), tagged as one shop's job. */
-export const createOrdersReconciliationSchedule = reconciliationSchedule<ReconcileInput>({
+/**
+ * The daily orders reconciliation (03:00 UTC unless told otherwise), tagged as one shop's job; with
+ * `orderFlows`, it also starts the order flows of missed webhooks and closes those shipped elsewhere.
+ */
+export const createOrdersReconciliationSchedule = reconciliationSchedule<ReconcileOrdersInput>({
   workflowType: reconcileOrdersWorkflow,
   workflowId: reconcileWorkflowId,
   searchAttributes: (input, workflowId) =>
