@@ -1,7 +1,8 @@
 // Attack tests for hostile payloads that must never fail a workflow task (a failing task retries forever
 // and the job is stuck): signals with null or a wrong shape, sealed under an unknown key id, garbage
 // sealed bytes, a client-signed payload in an encoding that is not JSON; the job-id rule at a
-// continue-as-new; and a client key naming another seller's tokens (`tokenRef`).
+// continue-as-new; a client key naming another seller's tokens (`tokenRef`), or marking another shop's
+// order shipped.
 // @needs temporal
 import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { AesGcmCodec, deriveKey, parseCodecKeys } from '../../src/codec/codec.ts
 import { dataConverter } from '../../src/codec/data-converter.ts';
 import { issueClientKey, watchedClientKeys } from '../../src/auth/client-keys.ts';
 import { formatClientCredential } from '../../src/auth/payload-auth.ts';
-import { bulkWorkflowId, REFUSED_FIELD } from '../../src/contract.ts';
+import { bulkWorkflowId, orderWorkflowId, REFUSED_FIELD } from '../../src/contract.ts';
 import { pauseJob, resumeJob, startBulkJob } from '../../src/client/client.ts';
 import { multiShopJobWorkflow, shopDoneSignal } from '../../src/workflows/index.ts';
 import { HEADER, row, useTestEnv } from '../helpers.ts';
@@ -133,6 +134,28 @@ describe('attack: hostile payloads never fail a workflow task', () => {
       job,
     );
     expect(JSON.parse(Buffer.from(own!.data!).toString())).toEqual({ sellerId: 's1', tokenRef: 's1' });
+  });
+
+  it("a key scoped to shop A marking another shop's order shipped (order:B:…): refused (shop_not_granted)", async () => {
+    const codec = clientCodec('shop-a-orders', { shops: ['A'] });
+    const request = { carrier: 'DPD', trackingCode: 'T1' };
+    const to = (workflowId: string): SerializationContext => ({
+      type: 'workflow',
+      namespace: 'default',
+      workflowId,
+    });
+    const read = async (workflowId: string) => {
+      const [decoded] = await workerCodec.decode(
+        await codec.encode(dataConverterPayload(request), to(workflowId)),
+        to(workflowId),
+      );
+      return JSON.parse(Buffer.from(decoded!.data!).toString()) as Record<string, unknown>;
+    };
+    // The update's argument names no shop: the order flow's id does.
+    expect((await read(orderWorkflowId('B', 'p-1')))[REFUSED_FIELD]).toMatchObject({
+      code: 'shop_not_granted',
+    });
+    expect(await read(orderWorkflowId('A', 'p-1'))).toEqual(request);
   });
 });
 
