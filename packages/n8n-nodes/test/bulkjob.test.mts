@@ -11,6 +11,11 @@ import type { IExecuteFunctions, ILoadOptionsFunctions, INodeExecutionData } fro
 import { MarketplaceBulkJob } from '../nodes/MarketplaceBulkJob/MarketplaceBulkJob.node.ts';
 import { decodeValue, type JsonPayload } from '../nodes/MarketplaceBulkJob/transport/codec.ts';
 import { parseClientCredential } from '@selling-kit/temporal-workflows';
+import { ORDER_MESSAGES, orderWorkflowId, WORKFLOW_TYPES } from '@selling-kit/temporal-workflows/contract';
+import { validListing } from '@selling-kit/simulator/testing';
+import { createListing } from '../../simulator/src/domain/products.ts';
+import { createOrder } from '../../simulator/src/domain/orders.ts';
+import { TemporalHttp, temporalSettings } from '../nodes/MarketplaceBulkJob/transport/temporal.ts';
 import {
   FEED_HEADER as header,
   feedRow as row,
@@ -409,5 +414,71 @@ describe('Marketplace Bulk Job node, version 2', () => {
       [4, 'V2L-3', 'ok', { item: 3 }],
     ]);
     expect(out[0]!.json).toMatchObject({ jobId: 'v2-listings', productId: expect.any(Number) });
+  });
+});
+
+describe('Marketplace Bulk Job node, Mark Order as Shipped', () => {
+  /** A listing of the demo shop sold now, and its order flow started on the worker (as the receiver does). */
+  async function soldWithFlow(sku: string) {
+    const { sim } = two;
+    const seller = sim.world.sellers.get(sim.demo!.sellerId)!;
+    const product = await createListing(sim.world, sim.config, seller, validListing({ sku }) as never, {
+      now: sim.world.clock.now(),
+      skipPictureFetch: true,
+    });
+    const order = createOrder(sim.world, seller, [product.productId], {
+      now: sim.world.clock.now(),
+      events: { emit: () => undefined },
+    });
+    const { fns } = mock({}, {}, { version: 2 });
+    const temporal = new TemporalHttp(fns, temporalSettings(fns.getNode(), await fns.getCredentials('x')));
+    const workflowId = orderWorkflowId('demo', order.purchaseId);
+    const input = { purchaseId: order.purchaseId, shop: { shopId: 'demo', credentialRef: 'demo' } };
+    expect((await temporal.start(workflowId, WORKFLOW_TYPES.order, input)).statusCode).toBe(200);
+    // The flow takes a tracking number once it has read its order.
+    for (let i = 0; i < 100; i++) {
+      const state = await temporal.query(workflowId, ORDER_MESSAGES.stateQuery);
+      if ((state.value as { parcelIds?: string[] } | undefined)?.parcelIds?.length) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return order;
+  }
+
+  const ship = (purchaseId: string, more: Record<string, unknown> = {}) =>
+    mock(
+      {
+        operation: 'shipOrder',
+        orderShop: 'demo',
+        purchaseId,
+        carrier: 'ROYAL_MAIL',
+        trackingCode: 'GB1',
+        ...more,
+      },
+      {},
+      { version: 2 },
+    ).fns;
+
+  it("hands the tracking number to the order's flow: the parcel is shipped in the simulator", async () => {
+    const order = await soldWithFlow(`BJ-SHIP-${Date.now()}`);
+    const [shipped] = await run(ship(order.purchaseId));
+    const parcelId = [...order.parcels.keys()][0]!;
+    expect(shipped!.json).toEqual({
+      shopId: 'demo',
+      purchaseId: order.purchaseId,
+      status: 'shipped',
+      parcelId,
+      verified: false,
+    });
+    expect(order.status).toBe('SHIPPED');
+    expect(order.parcels.get(parcelId)).toMatchObject({ trackingNumber: 'GB1', carrier: 'ROYAL_MAIL' });
+  });
+
+  it('names what is wrong: a parcel the order does not have, an order with no flow', async () => {
+    const order = await soldWithFlow(`BJ-SHIP-BAD-${Date.now()}`);
+    const parcel = await run(ship(order.purchaseId, { parcelId: 'nope' })).catch((e: unknown) => e);
+    expect((parcel as Error).message).toMatch(/parcel nope is not a parcel of this order/);
+    expect(order.status).toBe('SHIPPING_PENDING');
+    const none = await run(ship('no-such-order')).catch((e: unknown) => e);
+    expect((none as Error).message).toMatch(/Order no-such-order of shop demo has no order flow/);
   });
 });

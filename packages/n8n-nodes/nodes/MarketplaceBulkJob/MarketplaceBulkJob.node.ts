@@ -24,6 +24,7 @@ import { properties } from './description';
 import { binaryFeed, concurrentShops, itemsFeed, type FeedFormat, type InlineFeed } from './inlineFeed';
 import { listingJson, NEEDS_ATTENTION, readReport } from './report';
 import { getShops } from './shops';
+import { shipOrderItem } from './shipOrder';
 import { jobWorkflowId, TemporalHttp, temporalSettings } from './transport/temporal';
 
 const OPERATIONS: string[] = Object.values(BULK_OPERATIONS);
@@ -95,6 +96,10 @@ export class MarketplaceBulkJob implements INodeType {
       try {
         if (operation === 'report') {
           out.push(...(await reportItems.call(this, temporal, requiredJobId.call(this, i), i)));
+          continue;
+        }
+        if (operation === 'shipOrder') {
+          out.push({ json: await shipOrderItem.call(this, temporal, i), pairedItem: { item: i } });
           continue;
         }
         const json =

@@ -3,6 +3,7 @@
 // operation, and gives a job's report as one item per listing (Get Report, or Start Job when it waits).
 // Version-1 parameters stay (shown for `@version: [1]`) so saved workflows keep working.
 import type { INodeProperties } from 'n8n-workflow';
+import { shipOrderFields } from './shipOrder';
 
 const V1 = { '@version': [1] };
 const V2 = { '@version': [2] };
@@ -68,9 +69,17 @@ export const properties: INodeProperties[] = [
         description:
           'One item per listing: its status, product ID and slug, or the error code and message (read by the worker from its job store)',
       },
+      {
+        name: 'Mark Order as Shipped',
+        value: 'shipOrder',
+        action: 'Mark an order as shipped',
+        description:
+          "Hand a parcel's tracking number to the order's flow: it marks the parcel shipped (verified, never twice) and stops its reminders",
+      },
     ],
     default: 'start',
   },
+  ...shipOrderFields,
 
   // --- the feed ------------------------------------------------------------------------------------
   {

@@ -226,6 +226,44 @@ export class TemporalHttp {
     };
   }
 
+  /**
+   * Sends an update and waits for its outcome: the workflow's answer (decoded), or the failure's message (a
+   * validator's refusal, the handler's error). `updateId`: the same request again joins the first, which is
+   * also how a wait the server cut short (its long-poll) is taken up again.
+   */
+  async update(
+    workflowId: string,
+    name: string,
+    arg: unknown,
+    updateId: string,
+    polls = 3,
+  ): Promise<{ statusCode: number; value?: unknown; message?: string }> {
+    const path = `/workflows/${encodeURIComponent(workflowId)}/update/${encodeURIComponent(name)}`;
+    const request = {
+      meta: { updateId, identity: 'n8n' },
+      input: { name, args: { payloads: [encodeValue(arg, this.settings.client, workflowId)] } },
+    } as unknown as IDataObject;
+    for (let i = 0; i < polls; i++) {
+      const res = await this.call('POST', path, {
+        request,
+        waitPolicy: { lifecycleStage: 'UPDATE_WORKFLOW_EXECUTION_LIFECYCLE_STAGE_COMPLETED' },
+      });
+      const body = res.body as { outcome?: { success?: unknown; failure?: Failure }; message?: string };
+      if (res.statusCode >= 300) return { statusCode: res.statusCode, message: body?.message };
+      if (body.outcome?.failure)
+        return {
+          statusCode: res.statusCode,
+          message: failureMessage(body.outcome.failure, this.settings.client),
+        };
+      if (body.outcome)
+        return {
+          statusCode: res.statusCode,
+          value: decodeAny(firstPayload(body.outcome.success), this.settings.client),
+        };
+    }
+    return { statusCode: 408, message: 'the workflow did not answer the update in time' };
+  }
+
   /** A query's answer, decoded (the worker must be running to answer). */
   async query(
     workflowId: string,
