@@ -45,6 +45,19 @@ describe('SELLING_KIT_ORDER_EVENTS_URL', () => {
     expect(error.message).not.toContain('s3cret');
   });
 
+  it('plain http only to this machine or to a host the operator lists for it (the token travels in it)', () => {
+    expect(() => orderEventsFromEnv({ [URL_ENV]: 'http://n8n:5678/webhook/x' })).toThrow(/must be https/);
+    expect(
+      orderEventsFromEnv({
+        [URL_ENV]: 'http://n8n:5678/webhook/x',
+        SELLING_KIT_PLAIN_HTTP_HOSTS: 'simulator, n8n',
+      }),
+    ).toEqual({ url: 'http://n8n:5678/webhook/x' });
+    expect(orderEventsFromEnv({ [URL_ENV]: 'http://localhost:5678/x' })).toEqual({
+      url: 'http://localhost:5678/x',
+    });
+  });
+
   it('a token file that cannot be read, or is empty, is refused', () => {
     const url = { [URL_ENV]: 'https://ops.example/orders' };
     expect(() => orderEventsFromEnv({ ...url, [TOKEN_ENV]: '/no/such/file' })).toThrow(

@@ -10,7 +10,6 @@ import { createLaneActivities } from './lanes.ts';
 import { createSaleActivities } from './sales.ts';
 import { createDelistActivities } from './delist.ts';
 import { createOrderActivities } from './orders.ts';
-import { createOrderReconcileActivities } from './order-reconcile.ts';
 import { createOfferActivities } from './offers.ts';
 import { createAuthActivities } from './auth.ts';
 import { createReportActivities } from './report.ts';
@@ -39,7 +38,6 @@ export function createActivities(deps: ActivityDeps & ShopDirectoryDeps) {
     ...createSaleActivities(ctx),
     ...createDelistActivities(ctx),
     ...createOrderActivities(ctx),
-    ...createOrderReconcileActivities(ctx),
     ...createOfferActivities(ctx),
     ...createAuthActivities(ctx),
     ...createReportActivities(ctx),

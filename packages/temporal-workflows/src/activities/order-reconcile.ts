@@ -1,19 +1,31 @@
 // The daily orders reconciliation's part in the order flows (workflows/reconcile-orders.ts): webhooks are
 // best effort, so every order still waiting to be shipped gets its flow (started once: one that exists is
-// left alone), and every running flow of the shop is told to read its order again — a flow whose order was
-// shipped, refunded or cancelled outside the kit ends. Starts and signals go through the worker's Temporal
-// client from here, not as workflow commands: a day of orders costs the reconciliation's history nothing.
+// left alone), and the order of every running flow of the shop is read (paced, as the flows' own reads): a
+// flow whose order was shipped, refunded or cancelled outside the kit is told to read it — only those, so a
+// waiting flow's history does not grow by a day's wake-up. Starts and signals go through the worker's
+// Temporal client from here, not as workflow commands: a day of orders costs the run's history nothing.
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import { ORDER_MESSAGES, orderWorkflowId, SEARCH_ATTRIBUTE_NAMES, WORKFLOW_TYPES } from '../contract.ts';
 import { orderSearchAttributes } from '../search-attributes.ts';
 import type { ShopRef } from '../types.ts';
-import type { OrderFlowInput, OrderFlowSettings, OrderFlowsReconciled } from '../webhooks/order-types.ts';
+import type {
+  OrderFlowInput,
+  OrderFlowSettings,
+  OrderFlowsReconciled,
+  OrderSeen,
+} from '../webhooks/order-types.ts';
 import type { ActivityContext } from './context.ts';
 import { toActivityFailure } from './send.ts';
 
-export function createOrderReconcileActivities({ clients, deps, taskQueue }: ActivityContext) {
+/** The order's status and parcels, read in the shop's turn (orders.ts). */
+type ReadOrder = (shop: ShopRef, purchaseId: string) => Promise<OrderSeen>;
+
+export function createOrderReconcileActivities(
+  { clients, deps, taskQueue }: ActivityContext,
+  read: ReadOrder,
+) {
   return {
     async reconcileOrderFlows(
       shop: ShopRef,
@@ -62,22 +74,29 @@ export function createOrderReconcileActivities({ clients, deps, taskQueue }: Act
           if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
         }
       }
-      // Every running flow of the shop reads its order (visibility: a flow started a moment ago may be
-      // missing, and reads its order on its own anyway).
+      // Every running flow's order, read (visibility: a flow started a moment ago may be missing, and
+      // reads its order on its own anyway); those no longer waiting are told.
+      const waiting = new Set(pending.map((p) => orderWorkflowId(shop.shopId, p.purchaseId)));
+      const prefix = orderWorkflowId(shop.shopId, '');
       const query = `WorkflowType = '${WORKFLOW_TYPES.order}' AND ExecutionStatus = 'Running' AND ${SEARCH_ATTRIBUTE_NAMES.shop} = '${shop.shopId.replace(/['\\]/g, '')}'`;
       let looked = 0;
+      let told = 0;
       for await (const flow of temporal.workflow.list({ query })) {
         ctx.heartbeat();
+        if (waiting.has(flow.workflowId) || !flow.workflowId.startsWith(prefix)) continue;
+        looked++;
+        const order = await read(shop, flow.workflowId.slice(prefix.length)).catch(() => undefined);
+        if (order?.status === 'SHIPPING_PENDING') continue;
         try {
           await temporal.workflow.getHandle(flow.workflowId).signal(ORDER_MESSAGES.orderSeenSignal, {
             source: 'reconciliation',
           });
-          looked++;
+          told++;
         } catch (error) {
           if (!(error instanceof WorkflowNotFoundError)) throw error;
         }
       }
-      return { pending: pending.length, started, looked };
+      return { pending: pending.length, started, looked, told };
     },
   };
 }

@@ -2,6 +2,7 @@
 // request per attempt, verified by a read first when an earlier send may have landed), and tell the
 // operator's endpoint about the order (the hand-off to fulfilment, reminders). Buyer data and item text go
 // from the API straight to that endpoint: the workflow (and so its history) sees statuses and ids only.
+// Every request takes its turn in the shop's general group from the shop's lane (order-pacing.ts).
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import {
@@ -18,6 +19,8 @@ import type { ShopRef } from '../types.ts';
 import type { OrderEvent, OrderSeen } from '../webhooks/order-types.ts';
 import type { ActivityContext } from './context.ts';
 import { toActivityFailure } from './send.ts';
+import { createOrderPacer } from './order-pacing.ts';
+import { createOrderReconcileActivities } from './order-reconcile.ts';
 
 /** Where the order events go: the operator's endpoint (an n8n Webhook node, …), never a job's input. */
 export interface OrderEventsTarget {
@@ -37,6 +40,15 @@ export type ShipAttempt =
   /** The request may have landed (5xx, 504, a reset or timeout after it left): verify before sending again. */
   | { status: 'in_doubt'; code: string };
 
+export interface ShipOptions {
+  /** An earlier send may have landed: read the order first. */
+  verifyFirst?: boolean;
+  /** The order's parcels (a read confirms a parcel only when it is the only one). */
+  parcels?: number;
+  /** The user checked the order and asks to send again. */
+  resend?: boolean;
+}
+
 /** Statuses after which no parcel of the order is to be shipped. */
 export const CLOSED_STATUSES = new Set(['REFUNDED', 'CANCELLED']);
 /** Statuses that say every parcel has been shipped. */
@@ -45,20 +57,42 @@ export const SHIPPED_STATUSES = new Set(['SHIPPED', 'COMPLETED']);
 /** Milliseconds an order event may take to be accepted by the operator's endpoint. */
 const EVENT_TIMEOUT_MS = 10_000;
 
-const seen = (order: Order): OrderSeen => ({
-  status: order.status,
-  parcelIds: [...new Set((order.line_items ?? []).map((l) => String(l.parcel_id)))],
-});
+const seen = (order: Order): OrderSeen => {
+  const createdAt = Date.parse(order.created_at);
+  return {
+    status: order.status,
+    parcelIds: [...new Set((order.line_items ?? []).map((l) => String(l.parcel_id)))],
+    ...(Number.isFinite(createdAt) ? { createdAt } : {}),
+  };
+};
 
-export function createOrderActivities({ clients, deps }: ActivityContext) {
-  const get = async (client: SellingClient, purchaseId: string) =>
-    seen(await client.orders.get(purchaseId, { signal: Context.current().cancellationSignal }));
+export function createOrderActivities(ctx: ActivityContext) {
+  const { clients, deps, taskQueue } = ctx;
+  const pacer = createOrderPacer(() => deps.temporal!, taskQueue);
+  deps.closers?.push(() => pacer.close());
+  /** One request of `shop`'s, in its turn (unpaced without a Temporal client: a worker's tests). */
+  const paced = async <T>(shop: ShopRef, send: () => Promise<T>): Promise<T> => {
+    if (!deps.temporal) return send();
+    const done = await pacer.take(shop);
+    try {
+      return await send();
+    } finally {
+      done();
+    }
+  };
+  const getOrder = (shop: ShopRef, client: SellingClient, purchaseId: string) =>
+    paced(shop, () => client.orders.get(purchaseId, { signal: Context.current().cancellationSignal }));
+  const get = async (shop: ShopRef, client: SellingClient, purchaseId: string) =>
+    seen(await getOrder(shop, client, purchaseId));
 
   return {
+    ...createOrderReconcileActivities(ctx, async (shop, purchaseId) =>
+      get(shop, await clients.clientFor(shop), purchaseId),
+    ),
     /** The order's status and parcels (404 and other 4xx: not retried; 5xx and network: retried). */
     async readOrder(shop: ShopRef, purchaseId: string): Promise<OrderSeen> {
       try {
-        return await get(await clients.clientFor(shop), purchaseId);
+        return await get(shop, await clients.clientFor(shop), purchaseId);
       } catch (error) {
         return toActivityFailure(error);
       }
@@ -66,31 +100,35 @@ export function createOrderActivities({ clients, deps }: ActivityContext) {
 
     /**
      * Marks one parcel shipped: one request. Read first when an earlier send may have landed (a retry of
-     * this activity, or `verifyFirst` after an in-doubt answer): an order already shipped is not sent again.
+     * this activity, or `verifyFirst` after an in-doubt answer): an order already shipped is not sent again,
+     * and a parcel of an order with several (which the read cannot confirm) is in doubt unless `resend`.
      */
     async shipParcel(
       shop: ShopRef,
       purchaseId: string,
       parcelId: string,
       tracking: { carrier: string; trackingCode: string },
-      { verifyFirst = false }: { verifyFirst?: boolean } = {},
+      { verifyFirst = false, parcels = 1, resend = false }: ShipOptions = {},
     ): Promise<ShipAttempt> {
       const client = await clients.clientFor(shop);
       if (verifyFirst || Context.current().info.attempt > 1) {
-        const order = await get(client, purchaseId).catch(toActivityFailure);
+        const order = await get(shop, client, purchaseId).catch(toActivityFailure);
         const known = settledBy(order);
         if (known) return known.status === 'already_shipped' ? { status: 'shipped', verified: true } : known;
+        if (parcels > 1 && !resend) return { status: 'in_doubt', code: 'unverifiable' };
       }
       try {
-        await client.orders.markParcelShipped(
-          purchaseId,
-          parcelId,
-          { carrier: tracking.carrier, tracking_number: tracking.trackingCode },
-          { signal: Context.current().cancellationSignal },
+        await paced(shop, () =>
+          client.orders.markParcelShipped(
+            purchaseId,
+            parcelId,
+            { carrier: tracking.carrier, tracking_number: tracking.trackingCode },
+            { signal: Context.current().cancellationSignal },
+          ),
         );
         return { status: 'shipped', verified: false };
       } catch (error) {
-        return await shipFailed(client, purchaseId, error);
+        return await shipFailed(() => get(shop, client, purchaseId), error);
       }
     },
 
@@ -103,7 +141,7 @@ export function createOrderActivities({ clients, deps }: ActivityContext) {
       const client = await clients.clientFor(shop);
       let order: Order;
       try {
-        order = await client.orders.get(event.purchaseId, { signal: Context.current().cancellationSignal });
+        order = await getOrder(shop, client, event.purchaseId);
       } catch (error) {
         return toActivityFailure(error);
       }
@@ -128,14 +166,14 @@ function settledBy(order: OrderSeen): ShipAttempt | undefined {
  * the spec documents 400 and 401 only; any other 4xx (a parcel already shipped, an order refunded) is
  * decided by reading the order.
  */
-async function shipFailed(client: SellingClient, purchaseId: string, error: unknown): Promise<ShipAttempt> {
+async function shipFailed(read: () => Promise<OrderSeen>, error: unknown): Promise<ShipAttempt> {
   if (error instanceof RateLimitedError) return toActivityFailure(error);
   if (error instanceof TransportError && !error.requestSent) return toActivityFailure(error);
   if (error instanceof OutcomeUnknownError || error instanceof TransportError || error instanceof ServerError)
     return { status: 'in_doubt', code: error.code };
   if (!(error instanceof SellingApiError)) throw error;
   if (error.status !== undefined && error.status !== 400 && error.status !== 401) {
-    const known = settledBy(await client.orders.get(purchaseId).then(seen, toActivityFailure));
+    const known = settledBy(await read().catch(toActivityFailure));
     if (known) return known;
   }
   return {

@@ -1,6 +1,6 @@
 // Order flows from a client (the CLI's `orders` commands, the webhook receiver, n8n, tests): start one per
 // order (never twice), mark a parcel shipped through its workflow, read its state, list the flows (at risk).
-import { createHash } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
@@ -11,7 +11,13 @@ import { innermostMessage } from './on-worker.ts';
 import { DEFAULT_TASK_QUEUE, orderWorkflowId, SEARCH_ATTRIBUTE_NAMES, WORKFLOW_TYPES } from '../contract.ts';
 import { ORDER_STATE_ATTRIBUTE, orderSearchAttributes, SHOP_ATTRIBUTE } from '../search-attributes.ts';
 import type { OrderFlowInput, OrderFlowState, ShipRequest, ShipResult } from '../webhooks/order-types.ts';
-import { markShippedUpdate, orderSeenSignal, orderStateQuery, orderWorkflow } from '../workflows/index.ts';
+import {
+  markShippedUpdate,
+  orderSeenSignal,
+  orderStateQuery,
+  orderWorkflow,
+  type OrderFlowResult,
+} from '../workflows/index.ts';
 import { orderInputProblem } from '../workflows/order-plan.ts';
 
 /** Names one order flow: the shop that sold and the purchase. */
@@ -57,13 +63,10 @@ export async function shipOrder(client: Client, order: OrderRef, req: ShipReques
   const handle = client.workflow.getHandle<typeof orderWorkflow>(
     orderWorkflowId(order.shopId, order.purchaseId),
   );
-  // The tracking code stays out of the id (ids are plain in history; arguments are sealed by the codec).
-  const digest = createHash('sha256')
-    .update(`${req.parcelId ?? ''}\n${req.carrier}\n${req.trackingCode}\n${req.resend ? 'resend' : ''}`)
-    .digest('hex')
-    .slice(0, 24);
   try {
-    return await handle.executeUpdate(markShippedUpdate, { args: [req], updateId: `ship-${digest}` });
+    // A fresh id per call (ids are plain in history; a digest of a tracking code could be guessed back): the
+    // flow itself refuses a second request while one is in flight.
+    return await handle.executeUpdate(markShippedUpdate, { args: [req], updateId: `ship-${randomUUID()}` });
   } catch (error) {
     const closed = await endedShipped(handle, req).catch(() => undefined);
     if (closed) return closed;
@@ -84,18 +87,20 @@ export class ShipRequestRefused extends Error {
   override name = 'ShipRequestRefused';
 }
 
-/** The answer of a flow that has ended shipped with the request's parcel, or undefined. */
+/** The answer of a flow that has ended shipped by this same request (parcel, carrier, code), or undefined. */
 async function endedShipped(
   handle: ReturnType<Client['workflow']['getHandle']>,
   req: ShipRequest,
 ): Promise<ShipResult | undefined> {
   const { status } = await handle.describe();
   if (status.name !== 'COMPLETED') return undefined;
-  const result = (await handle.result()) as { lastShip?: ShipResult };
-  const last = result.lastShip;
-  return last?.status === 'shipped' && (req.parcelId === undefined || req.parcelId === last.parcelId)
-    ? last
-    : undefined;
+  const { lastShip, shippedWith: w } = (await handle.result()) as OrderFlowResult;
+  const same =
+    w !== undefined &&
+    (req.parcelId === undefined || req.parcelId === w.parcelId) &&
+    req.carrier === w.carrier &&
+    req.trackingCode === w.trackingCode;
+  return same && lastShip?.status === 'shipped' ? lastShip : undefined;
 }
 
 /** The flow's state (phase, parcels, reminders), or undefined when the order has no flow. */

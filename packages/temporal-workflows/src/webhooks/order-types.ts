@@ -77,6 +77,8 @@ export type ShipResult =
 export interface OrderSeen {
   status: string;
   parcelIds: string[];
+  /** When the order was made (epoch ms), when the API says. */
+  createdAt?: number;
 }
 
 /** The `orderState` query's answer. */
@@ -92,6 +94,8 @@ export interface OrderFlowState {
   /** When the next reminder is due (epoch ms), while the order waits. */
   nextReminderAt?: number;
   lastShip?: ShipResult;
+  /** The request that shipped the last parcel: a retried request is answered only when it is the same. */
+  shippedWith?: { parcelId: string; carrier: string; trackingCode: string };
   startedBy?: OrderFlowInput['startedBy'];
 }
 
@@ -110,8 +114,10 @@ export interface OrderFlowsReconciled {
   pending: number;
   /** Flows started now (their webhook was missed). */
   started: number;
-  /** Running flows told to read their order again. */
+  /** Running flows whose order was read (those not among `pending`). */
   looked: number;
+  /** Of those, flows told to read their order again: it was no longer waiting to be shipped. */
+  told: number;
 }
 
 /** The orders reconciliation's input, with order flows (workflows/reconcile-orders.ts). */

@@ -18,7 +18,7 @@ import {
 } from '@selling-kit/api-client/core';
 import { DEFAULT_TASK_QUEUE } from '../contract.ts';
 import { checkOfferSettings, recordLike, startDelist } from './webhook-flows.ts';
-import { orderSeen, startOrderFlow } from '../client/orders-client.ts';
+import { refundToOrderFlow, startOrderFromWebhook, type OrderFlowReply } from './receiver-orders.ts';
 import type { ConnectedShop, LikerOfferSettings } from './sales-types.ts';
 import type { OrderReminders } from './order-types.ts';
 import type { ShopRef } from '../types.ts';
@@ -166,37 +166,28 @@ export async function startWebhookReceiver(options: WebhookReceiverOptions): Pro
     const base = { eventId: event.id, eventType: event.event_type };
     if (!isKnownWebhookEvent(event))
       return answer(res, { ...base, status: 200, action: 'ignored' }, { ignored: 'unknown_event_type' });
-    if (event.event_type === 'v1:order.new' && options.orders) {
-      const shop = bySeller.get(event.data.seller_id);
-      if (!shop) return unknownSeller(res, base);
-      const { started, workflowId } = await startOrderFlow(
-        options.client,
-        {
-          purchaseId: event.data.purchase_id,
-          shop: refOf(shop),
-          productIds: event.data.line_items.map((l) => l.product_id),
-          ...(options.delist !== false
-            ? { delist: { shops: shopRefs, skuMapPath: options.skuMapPath } }
-            : {}),
-          startedBy: 'webhook',
-          ...(options.orders.reminders ? { reminders: options.orders.reminders } : {}),
-        },
-        taskQueue,
-      );
-      return answer(
-        res,
-        { ...base, status: 200, action: started ? 'order_started' : 'order_duplicate', workflowId },
-        { workflowId, started },
-      );
-    }
-    if (event.event_type === 'v1:order.refund' && options.orders) {
-      // The refund names no seller: the flow of that purchase on whichever shop has one reads it again.
-      const purchaseId = event.data.purchase_id;
-      const told = await Promise.all(
-        shopRefs.map((s) => orderSeen(options.client, { shopId: s.shopId, purchaseId }, 'refund_webhook')),
-      );
-      const action = told.some(Boolean) ? 'refund_signalled' : 'no_order_flow';
-      return answer(res, { ...base, status: 200, action }, { [action]: purchaseId });
+    if ((event.event_type === 'v1:order.new' || event.event_type === 'v1:order.refund') && options.orders) {
+      let reply: OrderFlowReply;
+      if (event.event_type === 'v1:order.refund')
+        reply = await refundToOrderFlow(options.client, shopRefs, event.data.purchase_id);
+      else {
+        const shop = bySeller.get(event.data.seller_id);
+        if (!shop) return unknownSeller(res, base);
+        const { purchase_id: purchaseId, line_items: items } = event.data;
+        reply = await startOrderFromWebhook(
+          options.client,
+          taskQueue,
+          { purchaseId, shop: refOf(shop), productIds: items.map((l) => l.product_id) },
+          {
+            ...(options.delist !== false
+              ? { delist: { shops: shopRefs, skuMapPath: options.skuMapPath } }
+              : {}),
+            reminders: options.orders.reminders,
+          },
+        );
+      }
+      const { body, ...entry } = reply;
+      return answer(res, { ...base, ...entry }, body);
     }
     if (event.event_type === 'v1:order.new' && options.delist !== false) {
       const shop = bySeller.get(event.data.seller_id);

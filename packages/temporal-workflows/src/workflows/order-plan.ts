@@ -16,7 +16,7 @@ const DAY = 24 * HOUR;
 /**
  * SPEC GAP (README "Spec gaps", order reminders): the spec sets no dispatch deadline. The defaults remind
  * a day, two days and three days after the order; after the third the order is at risk and reminded of
- * weekly; the flow stops waiting after 30 days. A month of it is 8 reminders (under 200 history events).
+ * weekly; the flow stops waiting after 30 days. A month of it is 6 reminders (under 200 history events).
  */
 export const DEFAULT_ORDER_REMINDERS: Required<OrderReminders> = {
   afterMs: [DAY, 2 * DAY, 3 * DAY],
