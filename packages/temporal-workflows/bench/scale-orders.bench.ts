@@ -111,6 +111,13 @@ export async function run(
     SELLING_KIT_ORDER_EVENTS_URL: events.url,
   });
   const rss = sampleRss(worker.pid, () => events.count('order.ready'));
+  const ticker = setInterval(
+    () =>
+      console.log(
+        `    … ${events.count('order.ready')} hand-offs, ${events.count('order.reminder') + events.count('order.at_risk')} reminders, worker RSS ${(rss.samples.at(-1)!.kib / 1024).toFixed(0)} MiB`,
+      ),
+    30_000,
+  );
   try {
     // Every flow's first reminder a little after the last has started: all due together (the worst case).
     const t0 = Date.now();
@@ -191,6 +198,7 @@ export async function run(
     );
     return { ok, startS, handOffS, idleCpu, remindS, historyLength };
   } finally {
+    clearInterval(ticker);
     rss.stop();
     await worker.stop();
     await events.close();

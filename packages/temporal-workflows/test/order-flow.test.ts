@@ -207,19 +207,27 @@ describe('the order flow', () => {
     ]);
   }, 120_000);
 
-  it('an order shipped outside the kit ends the flow at its next reminder, with nothing sent', async () => {
-    const a = env.shop('outside');
-    const { purchaseId, order } = await sellWithFlow(a, 'OUTSIDE', {
-      afterMs: [5_000],
-      atRiskEveryMs: 60_000,
-      giveUpAfterMs: 600_000,
-    });
-    await waitFor('the hand-off', () => eventsOf(purchaseId).length > 0);
-    order.status = 'SHIPPED';
-    const { result } = await ended(a.shopId, purchaseId);
-    expect(result).toMatchObject({ outcome: 'shipped_elsewhere', remindersSent: 0 });
-    expect(eventsOf(purchaseId).map((e) => e.event)).toEqual(['order.ready']);
-  }, 120_000);
+  it.each([
+    ['SHIPPED', 'shipped_elsewhere'],
+    ['CANCELLED', 'cancelled'],
+  ] as const)(
+    'an order %s outside the kit ends the flow at its next reminder (%s), with nothing sent',
+    async (status, outcome) => {
+      const a = env.shop(`outside-${status.toLowerCase()}`);
+      const { purchaseId, order } = await sellWithFlow(a, `OUTSIDE-${status}`, {
+        afterMs: [5_000],
+        atRiskEveryMs: 60_000,
+        giveUpAfterMs: 600_000,
+      });
+      await waitFor('the hand-off', () => eventsOf(purchaseId).length > 0);
+      // The API cancels no order itself (the marketplace does): the simulator's order is set so here.
+      order.status = status;
+      const { result } = await ended(a.shopId, purchaseId);
+      expect(result).toMatchObject({ outcome, remindersSent: 0 });
+      expect(eventsOf(purchaseId).map((e) => e.event)).toEqual(['order.ready']);
+    },
+    120_000,
+  );
 
   it('the webhook receiver starts one flow per order (two deliveries at once: one start); a refund webhook ends it', async () => {
     const [a, b] = [env.shop('hook-a'), env.shop('hook-b')];
