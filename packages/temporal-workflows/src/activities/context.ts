@@ -4,7 +4,7 @@ import type { CredentialStore, TokenStore } from './clients.ts';
 import type { createClientCache } from './clients.ts';
 import type { JobStore } from '../stores/job-store.ts';
 import type { FeedPolicy } from './feed-policy.ts';
-import type { OrderEventsTarget } from './orders.ts';
+import type { OrderEventsTarget } from '../webhooks/order-types.ts';
 
 export interface ActivityDeps {
   credentials: CredentialStore;

@@ -16,18 +16,13 @@ import {
 import type { Order } from '@selling-kit/api-client/core';
 import { orderWorkflowId } from '../contract.ts';
 import type { ShopRef } from '../types.ts';
-import type { OrderEvent, OrderSeen } from '../webhooks/order-types.ts';
+import type { OrderEvent, OrderEventsTarget, OrderSeen } from '../webhooks/order-types.ts';
+
+export type { OrderEventsTarget };
 import type { ActivityContext } from './context.ts';
 import { toActivityFailure } from './send.ts';
 import { createOrderPacer } from './order-pacing.ts';
 import { createOrderReconcileActivities } from './order-reconcile.ts';
-
-/** Where the order events go: the operator's endpoint (an n8n Webhook node, …), never a job's input. */
-export interface OrderEventsTarget {
-  url: string;
-  /** Sent as `Authorization: Bearer <token>`. */
-  token?: string;
-}
 
 /** One mark-as-shipped attempt, as the workflow decides on it. */
 export type ShipAttempt =

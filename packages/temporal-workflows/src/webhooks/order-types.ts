@@ -133,3 +133,10 @@ export interface ReconcileOrdersResult extends ReconcileResult {
   /** With `orderFlows`: what the run did to them. */
   orderFlows?: OrderFlowsReconciled;
 }
+
+/** Where the order events go: the operator's endpoint (an n8n Webhook node, …), never a job's input. */
+export interface OrderEventsTarget {
+  url: string;
+  /** Sent as `Authorization: Bearer <token>`. */
+  token?: string;
+}

@@ -2,7 +2,7 @@
 // setting, read from the environment. The URL is the operator's own endpoint (an n8n Webhook node on the
 // same host is usual), so it is not held to the feed policy's public-address rule; a job never names it.
 import { readFileSync } from 'node:fs';
-import type { OrderEventsTarget } from '../activities/orders.ts';
+import type { OrderEventsTarget } from '../webhooks/order-types.ts';
 import { PLAIN_HTTP_HOSTS_ENV } from '../activities/clients.ts';
 
 export type { OrderEventsTarget };

@@ -12,7 +12,7 @@ import { JOB_STORE_ENV } from '../stores/job-store.ts';
 import { WORKER_QUEUES, type WorkerQueues } from './worker-queues.ts';
 import type { Credential, CredentialStore, ShopNames } from '../activities/index.ts';
 import { feedPolicyFromEnv, type FeedPolicy } from '../activities/feed-policy.ts';
-import type { OrderEventsTarget } from '../activities/orders.ts';
+import type { OrderEventsTarget } from '../webhooks/order-types.ts';
 import { orderEventsFromEnv } from './order-events-env.ts';
 
 /**

@@ -44,7 +44,7 @@
 //   SELLING_KIT_FEED_MAX_BYTES / _MAX_RECORD_BYTES / _MAX_ITEMS  a feed's limits (512 MiB, 1 MiB, 1,000,000)
 //   SELLING_KIT_FEED_LOOPBACK_HTTP         `1`: plain http to loopback too (local test/dev workers only)
 import { OrderEventsSettingError } from './order-events-env.ts';
-import type { OrderEventsTarget } from '../activities/orders.ts';
+import type { OrderEventsTarget } from '../webhooks/order-types.ts';
 import { createWorker, stopOnSignals } from './worker.ts';
 import { DEFAULT_TASK_QUEUE, saleTaskQueue } from '../contract.ts';
 import type { WorkerQueues } from './worker-queues.ts';
