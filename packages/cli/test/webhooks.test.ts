@@ -21,17 +21,25 @@ const adminPost = (path: string, body: unknown) =>
   }).then((r) => r.json() as Promise<Record<string, unknown>>);
 
 describe('selling-kit webhooks serve', () => {
-  it('delists a sale on the other shop, refuses a forged signature, stops on Ctrl-C', async () => {
-    const child = spawn(process.execPath, [CLI, '--json', 'webhooks', 'serve', '--port', '0'], {
-      env: { ...stack.ctx.env, ...SECRET_ENV },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((r) => child.once('exit', r));
-    const ready = await new Promise<{ url: string; shops: { shopId: string; sellerId: number }[] }>(
-      (resolve, reject) => {
+  it.each([
+    ['the delist workflow', [], /200 v1:order\.new \S+ delist_started delist:gb:/, 0],
+    ['its order flow (--order-flows)', ['--order-flows'], /200 v1:order\.new \S+ order_started order:gb:/, 1],
+  ] as const)(
+    'delists a sale on the other shop through %s, refuses a forged signature, stops on Ctrl-C',
+    async (_how, flags, logged, listing) => {
+      const child = spawn(process.execPath, [CLI, '--json', 'webhooks', 'serve', '--port', '0', ...flags], {
+        env: { ...stack.ctx.env, ...SECRET_ENV },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((r) => child.once('exit', r));
+      const ready = await new Promise<{
+        url: string;
+        shops: { shopId: string; sellerId: number }[];
+        orderFlows: boolean;
+      }>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`not ready:\n${stderr}`)), 60_000);
         child.stdout.on('data', (d: Buffer) => {
           stdout += d.toString();
@@ -43,47 +51,59 @@ describe('selling-kit webhooks serve', () => {
           }
         });
         child.once('exit', (code) => reject(new Error(`exited ${code}:\n${stderr}`)));
-      },
-    );
-    try {
-      expect(ready.shops).toEqual([
-        { shopId: 'gb', sellerId: DEMO.sellerId },
-        { shopId: 'us', sellerId: DEMO.usSellerId },
-      ]);
-      await adminPost('/admin/webhooks', {
-        partnerId: DEMO.partnerId,
-        url: ready.url,
-        eventTypes: ['v1:order.new'],
       });
-      const tee = [...stack.sim.world.sellers.get(DEMO.usSellerId)!.products.values()].find(
-        (p) => p.sku === DEMO.skus[0],
-      )!;
-      expect(tee.state).toBe('selling');
-      await adminPost('/admin/orders', {
-        sellerId: DEMO.sellerId,
-        productIds: [stack.sim.demo!.listings[0]!],
-      });
-      const end = Date.now() + 30_000;
-      while (tee.state !== 'sold') {
-        if (Date.now() > end) throw new Error(`not delisted:\n${stderr}`);
-        await new Promise((r) => setTimeout(r, 50));
+      try {
+        expect(ready.shops).toEqual([
+          { shopId: 'gb', sellerId: DEMO.sellerId },
+          { shopId: 'us', sellerId: DEMO.usSellerId },
+        ]);
+        expect(ready.orderFlows).toBe(flags.length > 0);
+        await adminPost('/admin/webhooks', {
+          partnerId: DEMO.partnerId,
+          url: ready.url,
+          eventTypes: ['v1:order.new'],
+        });
+        const tee = [...stack.sim.world.sellers.get(DEMO.usSellerId)!.products.values()].find(
+          (p) => p.sku === DEMO.skus[listing],
+        )!;
+        expect(tee.state).toBe('selling');
+        await adminPost('/admin/orders', {
+          sellerId: DEMO.sellerId,
+          // Every unit left: a listing still on sale at the source is delisted nowhere.
+          productIds: Array.from(
+            {
+              length: Math.max(
+                1,
+                stack.sim.world.sellers.get(DEMO.sellerId)!.products.get(stack.sim.demo!.listings[listing]!)!
+                  .quantity,
+              ),
+            },
+            () => stack.sim.demo!.listings[listing]!,
+          ),
+        });
+        const end = Date.now() + 30_000;
+        while (tee.state !== 'sold') {
+          if (Date.now() > end) throw new Error(`not delisted:\n${stderr}`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        const body = '{"id":"x","event_type":"v1:order.new","created_at":"now","data":{}}';
+        const forged = await fetch(ready.url, {
+          method: 'POST',
+          body,
+          headers: webhookHeaders(body, 'whsec_wrong'),
+        });
+        expect(forged.status).toBe(401);
+        // The log line of each delivery names the event and what was done, never the secret.
+        expect(stderr).toMatch(logged);
+        expect(stderr).toContain('401 - ');
+        expect(stderr).not.toContain(DEMO.webhookSecret);
+      } finally {
+        child.kill('SIGINT');
       }
-      const body = '{"id":"x","event_type":"v1:order.new","created_at":"now","data":{}}';
-      const forged = await fetch(ready.url, {
-        method: 'POST',
-        body,
-        headers: webhookHeaders(body, 'whsec_wrong'),
-      });
-      expect(forged.status).toBe(401);
-      // The log line of each delivery names the event and what was done, never the secret.
-      expect(stderr).toMatch(/200 v1:order\.new \S+ delist_started delist:gb:/);
-      expect(stderr).toContain('401 - ');
-      expect(stderr).not.toContain(DEMO.webhookSecret);
-    } finally {
-      child.kill('SIGINT');
-    }
-    expect(await exited).toBe(0);
-  }, 120_000);
+      expect(await exited).toBe(0);
+    },
+    120_000,
+  );
 
   it('refuses bad flags, a missing secret and a broken SKU map before anything starts (exit 2)', async () => {
     const noSecret = await stack.cli(['webhooks', 'serve', '--port', '0'], {

@@ -105,6 +105,7 @@ interface ServeOptions {
   offersMinPercent?: string;
   reconcileEvery: string;
   reconcile: boolean;
+  orderFlows?: boolean;
 }
 
 const number = (flag: string, value: string): number => {
@@ -140,8 +141,12 @@ async function serve(ctx: Context, opts: ServeOptions): Promise<number> {
       throw e;
     }
   }
-  if (!opts.delist && !offers)
-    throw new CliError('bad_flag', 'nothing to do: --no-delist without --offers-percent', EXIT.usage);
+  if (!opts.delist && !offers && !opts.orderFlows)
+    throw new CliError(
+      'bad_flag',
+      'nothing to do: --no-delist without --offers-percent or --order-flows',
+      EXIT.usage,
+    );
   const skuMapPath = opts.skuMap ? resolve(opts.skuMap) : undefined;
   if (skuMapPath) {
     try {
@@ -172,6 +177,8 @@ async function serve(ctx: Context, opts: ServeOptions): Promise<number> {
       delist: opts.delist,
       skuMapPath,
       offers,
+      // Each order's flow (temporal-workflows' order flows): its delist, reminders, mark-as-shipped.
+      ...(opts.orderFlows ? { orders: {} } : {}),
       host: opts.host,
       port,
       path: opts.path,
@@ -187,6 +194,7 @@ async function serve(ctx: Context, opts: ServeOptions): Promise<number> {
         shops: shops.map((s) => ({ shopId: s.shopId, sellerId: s.sellerId })),
         delist: opts.delist,
         offers: offers ?? null,
+        orderFlows: opts.orderFlows === true,
         reconciliation:
           opts.delist && opts.reconcile
             ? { scheduleId: SALES_RECONCILIATION_SCHEDULE, every: opts.reconcileEvery }
@@ -197,6 +205,7 @@ async function serve(ctx: Context, opts: ServeOptions): Promise<number> {
         `  shops: ${shops.map((s) => `${s.shopId} (seller ${s.sellerId})`).join(', ')}`,
         `  delist on sale: ${opts.delist ? `on${skuMapPath ? `, SKU map ${skuMapPath}` : ''}` : 'off'}`,
         `  offers to likers: ${offers ? `${offers.percentOff}% off after ${offers.delayMs / 1000} s` : 'off'}`,
+        `  order flows: ${opts.orderFlows ? 'on (hand-off, reminders, `selling-kit orders ship`)' : 'off'}`,
         opts.delist && opts.reconcile
           ? `  missed webhooks: schedule "${SALES_RECONCILIATION_SCHEDULE}" every ${opts.reconcileEvery}`
           : '  missed webhooks: no schedule (--no-reconcile)',
@@ -232,6 +241,10 @@ export function registerWebhooks(program: Command): void {
     .option('--secret-stdin', 'read the signing secret from stdin')
     .option('--sku-map <file>', 'JSON mapping of SKUs that differ between shops ([{ "<shop>": "<sku>", … }])')
     .option('--no-delist', 'do not delist on sale')
+    .option(
+      '--order-flows',
+      "run each order's flow: the delist, the hand-off and reminders to the worker's order events endpoint, mark-as-shipped (`orders ship`)",
+    )
     .option('--offers-percent <n>', 'send an offer this many percent off to each liker (off unless given)')
     .option('--offers-delay <seconds>', 'wait this long after a like before its offer', '3600')
     .option('--offers-min-percent <n>', "the API's minimum percentage below the price (default 5)")
