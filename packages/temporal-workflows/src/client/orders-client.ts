@@ -1,13 +1,9 @@
 // Order flows from a client (the CLI's `orders` commands, the webhook receiver, n8n, tests): start one per
 // order (never twice), mark a parcel shipped through its workflow, read its state, list the flows (at risk).
 import { randomUUID } from 'node:crypto';
-import {
-  WorkflowExecutionAlreadyStartedError,
-  WorkflowNotFoundError,
-  WorkflowUpdateFailedError,
-  type Client,
-} from '@temporalio/client';
+import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { innermostMessage } from './on-worker.ts';
+import { startOnce } from './start-once.ts';
 import { DEFAULT_TASK_QUEUE, orderWorkflowId, SEARCH_ATTRIBUTE_NAMES, WORKFLOW_TYPES } from '../contract.ts';
 import { ORDER_STATE_ATTRIBUTE, orderSearchAttributes, SHOP_ATTRIBUTE } from '../search-attributes.ts';
 import type { OrderFlowInput, OrderFlowState, ShipRequest, ShipResult } from '../webhooks/order-types.ts';
@@ -37,21 +33,12 @@ export async function startOrderFlow(
 ): Promise<{ started: boolean; workflowId: string }> {
   const problem = orderInputProblem(input);
   if (problem) throw new OrderFlowInputError(problem);
-  const workflowId = orderWorkflowId(input.shop.shopId, input.purchaseId);
-  try {
-    await client.workflow.start(orderWorkflow, {
-      taskQueue,
-      workflowId,
-      args: [input],
-      workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
-      workflowIdConflictPolicy: 'FAIL',
-      typedSearchAttributes: orderSearchAttributes(input.shop.shopId, 'awaiting_tracking'),
-    });
-    return { started: true, workflowId };
-  } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return { started: false, workflowId };
-    throw error;
-  }
+  return startOnce(client, orderWorkflow, {
+    taskQueue,
+    workflowId: orderWorkflowId(input.shop.shopId, input.purchaseId),
+    args: [input],
+    typedSearchAttributes: orderSearchAttributes(input.shop.shopId, 'awaiting_tracking'),
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 // Starting the webhook-driven flows from a client: the delist of one order (idempotent per order), a
 // like handed to its listing's offers workflow (signalWithStart), and the schedule that catches the
 // sales whose webhook never arrived.
-import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { DEFAULT_MIN_PERCENT_OFF, OFFER_LIFETIME_MS } from '@selling-kit/api-client/core';
 import {
   delistOnSaleWorkflow,
@@ -16,6 +16,7 @@ import {
   reconcileSalesWorkflowId,
 } from '../contract.ts';
 import { reconciliationSchedule } from '../client/schedules.ts';
+import { startOnce } from '../client/start-once.ts';
 import type { ShopRef } from '../types.ts';
 import type { DelistInput, LikerOfferSettings, ReconcileSalesInput } from './sales-types.ts';
 
@@ -29,22 +30,11 @@ export async function startDelist(
   input: DelistInput,
   taskQueue = DEFAULT_TASK_QUEUE,
 ): Promise<{ started: boolean; workflowId: string }> {
-  const workflowId = delistWorkflowId(input.source.shopId, input.purchaseId);
-  try {
-    await client.workflow.start(delistOnSaleWorkflow, {
-      taskQueue,
-      workflowId,
-      args: [input],
-      // Closed: a completed delist is never repeated, a failed one may run again (a fixed mapping file,
-      // a shop back). Running: refused too (FAIL), so the caller knows an earlier delivery has it.
-      workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
-      workflowIdConflictPolicy: 'FAIL',
-    });
-    return { started: true, workflowId };
-  } catch (error) {
-    if (error instanceof WorkflowExecutionAlreadyStartedError) return { started: false, workflowId };
-    throw error;
-  }
+  return startOnce(client, delistOnSaleWorkflow, {
+    taskQueue,
+    workflowId: delistWorkflowId(input.source.shopId, input.purchaseId),
+    args: [input],
+  });
 }
 
 /** Validated offer settings; the errors name the field and the rule. */
