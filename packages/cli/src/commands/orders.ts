@@ -3,7 +3,7 @@
 // tracking code handed to its flow (which marks the parcel shipped, verified, never twice), a flow's state,
 // and the flows waiting (or at risk).
 import type { Command } from 'commander';
-import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import {
   listOrderFlows,
   orderFlowState,
@@ -30,16 +30,29 @@ interface ShipFlags {
   resend?: boolean;
 }
 
-/** The order's flow, or exit 4 naming it. */
+const noFlow = (shopId: string, purchaseId: string) =>
+  new CliError(
+    'order_flow_not_found',
+    `order ${purchaseId} of shop ${shopId} has no order flow (${orderWorkflowId(shopId, purchaseId)})`,
+    EXIT.notFound,
+  );
+
+/** The order's flow, or exit 4 naming it (a query: a worker answers it). */
 async function flowOf(client: Client, shopId: string, purchaseId: string): Promise<OrderFlowState> {
   const state = await orderFlowState(client, { shopId, purchaseId });
-  if (!state)
-    throw new CliError(
-      'order_flow_not_found',
-      `order ${purchaseId} of shop ${shopId} has no order flow (${orderWorkflowId(shopId, purchaseId)})`,
-      EXIT.notFound,
-    );
+  if (!state) throw noFlow(shopId, purchaseId);
   return state;
+}
+
+/** Whether the order's flow still runs, from Temporal alone (no worker needed), or exit 4 naming it. */
+async function flowRuns(client: Client, shopId: string, purchaseId: string): Promise<boolean> {
+  try {
+    const { status } = await client.workflow.getHandle(orderWorkflowId(shopId, purchaseId)).describe();
+    return status.name === 'RUNNING';
+  } catch (e) {
+    if (e instanceof WorkflowNotFoundError) throw noFlow(shopId, purchaseId);
+    throw e;
+  }
 }
 
 const shipLine = (purchaseId: string, r: ShipResult): string => {
@@ -57,9 +70,11 @@ const shipLine = (purchaseId: string, r: ShipResult): string => {
 
 async function ship({ config, out }: Context, purchaseId: string, flags: ShipFlags): Promise<number> {
   const result = await withTemporal(config, async (client) => {
-    const state = await flowOf(client, flags.shop, purchaseId);
     // An update waits for a worker: without one, say so now rather than hang.
-    if ((await liveWorkers(client, config.taskQueue)) === 0 && state.phase !== 'ended')
+    if (
+      (await flowRuns(client, flags.shop, purchaseId)) &&
+      (await liveWorkers(client, config.taskQueue)) === 0
+    )
       throw new CliError(
         'no_worker',
         `no worker is polling task queue ${config.taskQueue}: start one with \`selling-kit worker\``,

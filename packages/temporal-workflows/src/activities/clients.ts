@@ -85,8 +85,8 @@ export interface ClientDeps {
  * separated — set only where a simulator runs on a private network (compose's `simulator` profile).
  */
 export const PLAIN_HTTP_HOSTS_ENV = 'SELLING_KIT_PLAIN_HTTP_HOSTS';
-const plainHttpHosts = () =>
-  (process.env[PLAIN_HTTP_HOSTS_ENV] ?? '')
+export const plainHttpHosts = (env: NodeJS.ProcessEnv = process.env) =>
+  (env[PLAIN_HTTP_HOSTS_ENV] ?? '')
     .split(',')
     .map((h) => h.trim().toLowerCase())
     .filter(Boolean);

@@ -34,6 +34,17 @@ interface LeaseQueue {
   >;
 }
 
+/** The shop's lane for one rate group on `taskQueue`, started with `lane` when it does not run. */
+export const laneOf = (
+  taskQueue: string,
+  shopId: string,
+  group: string,
+  lane: LaneInput,
+): Entity<[LaneInput]> => ({
+  workflowType: WORKFLOW_TYPES.shopLane,
+  start: { workflowId: laneWorkflowId(taskQueue, shopId, group), taskQueue, args: [lane] },
+});
+
 export function createLaneActivities({ deps, clients, taskQueue }: ActivityContext) {
   /**
    * The lease this worker last got for each app, shop and group: sent with every acquire (the lane keeps
@@ -46,12 +57,6 @@ export function createLaneActivities({ deps, clients, taskQueue }: ActivityConte
     if (!deps.temporal) throw new Error('entity workflows need the worker to be given a Temporal client');
     return deps.temporal;
   };
-
-  /** The shop's lane for one rate group, started with `lane` when it does not run. */
-  const laneOf = (shopId: string, group: string, lane: LaneInput): Entity<[LaneInput]> => ({
-    workflowType: WORKFLOW_TYPES.shopLane,
-    start: { workflowId: laneWorkflowId(taskQueue, shopId, group), taskQueue, args: [lane] },
-  });
 
   /**
    * A lease from the app's allocator, batched: the server admits 10 updates in flight per workflow and
@@ -133,7 +138,7 @@ export function createLaneActivities({ deps, clients, taskQueue }: ActivityConte
       const { shop, group, lane, request } = input;
       return startOrUpdate(
         temporal(),
-        laneOf(shop.shopId, group, lane),
+        laneOf(taskQueue, shop.shopId, group, lane),
         acquireUpdate,
         [share ? { ...request, share } : request],
         request.updateId,

@@ -8,11 +8,11 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
-import { laneWorkflowId, WORKFLOW_TYPES } from '../contract.ts';
 import { DEFAULT_ALLOWANCES, type AcquireResult, type SlotReport } from '../workflows/pacing.ts';
-import { acquireUpdate, type LaneInput } from '../workflows/messages.ts';
+import { acquireUpdate } from '../workflows/messages.ts';
 import type { ShopRef } from '../types.ts';
 import { startOrUpdate } from './entities.ts';
+import { laneOf } from './lanes.ts';
 
 /** A grant given back after this long without a request. */
 const IDLE_RELEASE_MS = 5_000;
@@ -25,6 +25,8 @@ interface ShopPace {
   /** When the answer to the grant's last request came (null: none answered yet). */
   lastAt: number | null;
   inFlight: number;
+  /** Resolved when the last request in flight has been answered (`handBack` waits for it). */
+  drained?: () => void;
   asking?: Promise<void>;
   idle?: NodeJS.Timeout;
 }
@@ -43,18 +45,9 @@ export function createOrderPacer(temporal: () => Client, taskQueue: string): Ord
   const shops = new Map<string, ShopPace>();
   let asks = 0;
 
-  const lane = (shopId: string) => ({
-    workflowType: WORKFLOW_TYPES.shopLane,
-    start: {
-      workflowId: laneWorkflowId(taskQueue, shopId, 'general'),
-      taskQueue,
-      args: [{ allowance: DEFAULT_ALLOWANCES.general }] as [LaneInput],
-    },
-  });
-
   /** The grant's slots with the time of their last answer, once every request of it has been answered. */
   async function handBack(pace: ShopPace): Promise<SlotReport[]> {
-    while (pace.inFlight > 0) await sleep(20);
+    if (pace.inFlight > 0) await new Promise<void>((resolve) => (pace.drained = resolve));
     const report = (pace.grant?.slots ?? []).map((slot) => ({ slot, lastAt: pace.lastAt }));
     pace.grant = undefined;
     pace.lastAt = null;
@@ -65,7 +58,7 @@ export function createOrderPacer(temporal: () => Client, taskQueue: string): Ord
     const report = await handBack(pace);
     const result: AcquireResult = await startOrUpdate(
       temporal(),
-      lane(shop.shopId),
+      laneOf(taskQueue, shop.shopId, 'general', { allowance: DEFAULT_ALLOWANCES.general }),
       acquireUpdate,
       [{ jobId: holder, want, report }],
       `${holder}/${++asks}`,
@@ -108,6 +101,7 @@ export function createOrderPacer(temporal: () => Client, taskQueue: string): Ord
           return () => {
             p.inFlight--;
             p.lastAt = Date.now();
+            if (p.inFlight === 0) p.drained?.();
             armIdle(shop, p);
           };
         }

@@ -6,7 +6,8 @@
 // Temporal client from here, not as workflow commands: a day of orders costs the run's history nothing.
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowNotFoundError } from '@temporalio/client';
+import { startOnce } from '../client/start-once.ts';
 import { ORDER_MESSAGES, orderWorkflowId, SEARCH_ATTRIBUTE_NAMES, WORKFLOW_TYPES } from '../contract.ts';
 import { orderSearchAttributes } from '../search-attributes.ts';
 import type { ShopRef } from '../types.ts';
@@ -60,19 +61,13 @@ export function createOrderReconcileActivities(
       let started = 0;
       for (const input of pending) {
         ctx.heartbeat();
-        try {
-          await temporal.workflow.start(WORKFLOW_TYPES.order, {
-            taskQueue,
-            workflowId: orderWorkflowId(shop.shopId, input.purchaseId),
-            args: [input],
-            workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
-            workflowIdConflictPolicy: 'FAIL',
-            typedSearchAttributes: orderSearchAttributes(shop.shopId, 'awaiting_tracking'),
-          });
-          started++;
-        } catch (error) {
-          if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
-        }
+        const { started: now } = await startOnce(temporal, WORKFLOW_TYPES.order, {
+          taskQueue,
+          workflowId: orderWorkflowId(shop.shopId, input.purchaseId),
+          args: [input],
+          typedSearchAttributes: orderSearchAttributes(shop.shopId, 'awaiting_tracking'),
+        });
+        if (now) started++;
       }
       // Every running flow's order, read (visibility: a flow started a moment ago may be missing, and
       // reads its order on its own anyway); those no longer waiting are told.

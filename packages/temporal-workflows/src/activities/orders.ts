@@ -16,9 +16,8 @@ import {
 import type { Order } from '@selling-kit/api-client/core';
 import { orderWorkflowId } from '../contract.ts';
 import type { ShopRef } from '../types.ts';
-import type { OrderEvent, OrderEventsTarget, OrderSeen } from '../webhooks/order-types.ts';
-
-export type { OrderEventsTarget };
+import type { OrderEvent, OrderEventsTarget, OrderOutcome, OrderSeen } from '../webhooks/order-types.ts';
+import { outcomeOf } from '../workflows/order-plan.ts';
 import type { ActivityContext } from './context.ts';
 import { toActivityFailure } from './send.ts';
 import { createOrderPacer } from './order-pacing.ts';
@@ -30,7 +29,7 @@ export type ShipAttempt =
   /** The order reads shipped (or completed) though this send did not make it so. */
   | { status: 'already_shipped' }
   /** The order is refunded or cancelled: nothing to ship. */
-  | { status: 'closed'; orderStatus: string }
+  | { status: 'closed'; outcome: OrderOutcome }
   | { status: 'refused'; code: string; message: string; httpStatus?: number; errorId?: string }
   /** The request may have landed (5xx, 504, a reset or timeout after it left): verify before sending again. */
   | { status: 'in_doubt'; code: string };
@@ -43,11 +42,6 @@ export interface ShipOptions {
   /** The user checked the order and asks to send again. */
   resend?: boolean;
 }
-
-/** Statuses after which no parcel of the order is to be shipped. */
-export const CLOSED_STATUSES = new Set(['REFUNDED', 'CANCELLED']);
-/** Statuses that say every parcel has been shipped. */
-export const SHIPPED_STATUSES = new Set(['SHIPPED', 'COMPLETED']);
 
 /** Milliseconds an order event may take to be accepted by the operator's endpoint. */
 const EVENT_TIMEOUT_MS = 10_000;
@@ -150,9 +144,9 @@ export function createOrderActivities(ctx: ActivityContext) {
 
 /** What an order's status settles for a parcel about to be sent, or undefined (still to ship). */
 function settledBy(order: OrderSeen): ShipAttempt | undefined {
-  if (SHIPPED_STATUSES.has(order.status)) return { status: 'already_shipped' };
-  if (CLOSED_STATUSES.has(order.status)) return { status: 'closed', orderStatus: order.status };
-  return undefined;
+  const outcome = outcomeOf(order);
+  if (outcome === 'shipped_elsewhere') return { status: 'already_shipped' };
+  return outcome ? { status: 'closed', outcome } : undefined;
 }
 
 /**

@@ -13,7 +13,8 @@ import type { Workflow } from '@temporalio/common';
  */
 export async function startOnce<W extends Workflow>(
   client: Client,
-  workflow: W,
+  /** The workflow function, or its type name (activities import no workflow code). */
+  workflow: W | string,
   options: WorkflowStartOptions<W>,
 ): Promise<{ started: boolean; workflowId: string }> {
   const { workflowId } = options;

@@ -3,7 +3,8 @@
 // same host is usual), so it is not held to the feed policy's public-address rule; a job never names it.
 import { readFileSync } from 'node:fs';
 import type { OrderEventsTarget } from '../webhooks/order-types.ts';
-import { PLAIN_HTTP_HOSTS_ENV } from '../activities/clients.ts';
+import { isLoopbackHost } from '@selling-kit/api-client/core';
+import { PLAIN_HTTP_HOSTS_ENV, plainHttpHosts } from '../activities/clients.ts';
 
 export type { OrderEventsTarget };
 
@@ -27,13 +28,11 @@ export function orderEventsFromEnv(env: NodeJS.ProcessEnv = process.env): OrderE
     throw new OrderEventsSettingError(`${ORDER_EVENTS_URL_ENV} must be an http(s) URL, not ${url.protocol}`);
   // The token and the buyer's address travel in it: plain http only to this host, or to a host the
   // operator names for plain http (SELLING_KIT_PLAIN_HTTP_HOSTS, e.g. compose's own network).
-  const plainHosts = (env[PLAIN_HTTP_HOSTS_ENV] ?? '')
-    .split(',')
-    .map((h) => h.trim().toLowerCase())
-    .filter(Boolean);
-  const loopback =
-    ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname) || url.hostname.startsWith('127.');
-  if (url.protocol === 'http:' && !loopback && !plainHosts.includes(url.hostname))
+  if (
+    url.protocol === 'http:' &&
+    !isLoopbackHost(url.hostname) &&
+    !plainHttpHosts(env).includes(url.hostname)
+  )
     throw new OrderEventsSettingError(
       `${ORDER_EVENTS_URL_ENV} must be https (plain http only to this machine, or to a host listed in ${PLAIN_HTTP_HOSTS_ENV})`,
     );

@@ -7,7 +7,6 @@ import type { Activities } from '../activities/index.ts';
 import type { ShipAttempt } from '../activities/orders.ts';
 import type { ShipRequest, ShipResult } from '../webhooks/order-types.ts';
 import { notify, read, setPhase, waitingPhase, endOf, type OrderRun } from './order-run.ts';
-import { outcomeOf } from './order-plan.ts';
 import { SALE_RETRY } from './retry-policies.ts';
 
 // Longer than a request's own timeout and its read before it (30 s each): a retry never starts while the
@@ -82,7 +81,7 @@ function decide(
         ? { status: 'shipped', parcelId, verified: true }
         : { status: 'closed', outcome: 'shipped_elsewhere' };
     case 'closed':
-      return { status: 'closed', outcome: outcomeOf({ status: attempt.orderStatus, parcelIds: [] })! };
+      return { status: 'closed', outcome: attempt.outcome };
     case 'refused': {
       const { code, message, httpStatus } = attempt;
       return { status: 'refused', parcelId, code, message, ...(httpStatus ? { httpStatus } : {}) };

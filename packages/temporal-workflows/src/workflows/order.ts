@@ -11,17 +11,15 @@ import {
   ApplicationFailure,
   allHandlersFinished,
   condition,
-  ParentClosePolicy,
   setHandler,
   startChild,
   upsertSearchAttributes,
   workflowInfo,
-  WorkflowIdReusePolicy,
 } from '@temporalio/workflow';
-import { delistWorkflowId } from '../contract.ts';
 import { ORDER_STATE_ATTRIBUTE } from '../search-attributes.ts';
 import type { OrderFlowInput, OrderOutcome, ShipRequest, ShipResult } from '../webhooks/order-types.ts';
 import { delistOnSaleWorkflow } from './delist-on-sale.ts';
+import { delistChild } from './reconcile-sales.ts';
 import { markShippedUpdate, orderSeenSignal, orderStateQuery } from './messages.ts';
 import {
   atRiskAt,
@@ -33,8 +31,6 @@ import {
 import { endOf, learn, notify, read, setPhase, type OrderRun } from './order-run.ts';
 import { ship } from './order-ship.ts';
 import { anObject, guardSignal, refuseInput, validateInput } from './refuse.ts';
-
-export { orderWorkflowId } from '../contract.ts';
 
 /** While the order has not been read (the API unreachable): read again this often (ms). */
 const UNREAD_RETRY_MS = 60_000;
@@ -146,20 +142,10 @@ async function turn(run: OrderRun, n: number, dueAt: number): Promise<OrderOutco
 async function delist(input: OrderFlowInput): Promise<void> {
   if (!input.delist || !input.productIds?.length) return;
   try {
-    await startChild(delistOnSaleWorkflow, {
-      workflowId: delistWorkflowId(input.shop.shopId, input.purchaseId),
-      workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE_FAILED_ONLY,
-      parentClosePolicy: ParentClosePolicy.ABANDON,
-      args: [
-        {
-          purchaseId: input.purchaseId,
-          source: input.shop,
-          productIds: input.productIds,
-          shops: input.delist.shops,
-          skuMapPath: input.delist.skuMapPath,
-        },
-      ],
-    });
+    await startChild(
+      delistOnSaleWorkflow,
+      delistChild(input.delist, input.shop, { purchaseId: input.purchaseId, productIds: input.productIds }),
+    );
   } catch (error) {
     // Started before (the webhook's delist, the sales reconciliation): it is that one's to finish.
     if ((error as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw error;

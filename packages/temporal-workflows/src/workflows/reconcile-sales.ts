@@ -149,8 +149,8 @@ async function reconcileWhole(input: ReconcileSalesInput): Promise<ReconcileSale
  * The start of one order's delist: abandoned (it finishes on its own, whatever this run does next), and
  * started again only if an earlier one failed.
  */
-function delistChild(
-  input: ReconcileSalesInput,
+export function delistChild(
+  input: { shops: ShopRef[]; skuMapPath?: string },
   shop: ShopRef,
   order: { purchaseId: string; productIds: number[] },
 ) {
