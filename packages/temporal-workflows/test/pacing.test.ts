@@ -12,7 +12,13 @@ import { lease, newBudget } from '../src/workflows/app-budget.ts';
 import { maxInAnyWindow } from './sliding-log.ts';
 
 /** Runs jobs against a ring: each slot's requests go out at notBefore, answered `latency` ms later. */
-function drive(ring: Ring, jobs: string[], rounds: number, latency: (i: number) => number) {
+function drive(
+  ring: Ring,
+  jobs: string[],
+  rounds: number,
+  latency: (i: number) => number,
+  spreadFirstUse = false,
+) {
   const sent: number[] = [];
   let now = 0;
   const held = new Map<string, SlotGrant[]>();
@@ -23,7 +29,13 @@ function drive(ring: Ring, jobs: string[], rounds: number, latency: (i: number) 
         for (let k = 0; k < ring.slotSize; k++) sent.push(start + k);
         return { slot: g.slot, lastAt: start + ring.slotSize + latency(sent.length) };
       });
-      const res = acquire(ring, { jobId: job, want: ring.slots, report }, now);
+      const res = acquire(
+        ring,
+        { jobId: job, want: ring.slots, report },
+        now,
+        DEFAULT_MARGIN_MS,
+        spreadFirstUse,
+      );
       held.set(job, res.slots);
       now += res.slots.length ? 30 : res.waitMs;
     }
@@ -44,6 +56,27 @@ describe('pacing ring', () => {
     for (const jobs of [['a'], ['a', 'b', 'c']]) {
       const ring = newRing({ limit: 200, windowMs: 1000 });
       const sent = drive(ring, jobs, 40, (i) => (i * 37) % 90);
+      expect(sent.length).toBeGreaterThan(2000);
+      expect(maxInAnyWindow(sent, 1000)).toBeLessThanOrEqual(200);
+    }
+  });
+
+  it("spreads a fresh ring's first window over a quarter window, and keeps that spacing in later windows", () => {
+    const W = 10_000;
+    const fresh = acquire(newRing({ limit: 200, windowMs: W }), { jobId: 'a', want: 20, report: [] }, 0);
+    expect(new Set(fresh.slots.map((g) => g.notBefore))).toEqual(new Set([0])); // before 0.5: one burst
+    const ring = newRing({ limit: 200, windowMs: W });
+    const first = acquire(ring, { jobId: 'a', want: 20, report: [] }, 0, DEFAULT_MARGIN_MS, true);
+    const opens = first.slots.map((g) => g.notBefore);
+    expect(opens).toEqual(Array.from({ length: 20 }, (_, i) => (i * W) / 4 / 20));
+    // Each slot answered 40 ms after it opened: the next window keeps the spacing, nothing is spread again.
+    const report = first.slots.map((g) => ({ slot: g.slot, lastAt: g.notBefore + 40 }));
+    const second = acquire(ring, { jobId: 'a', want: 20, report }, 3_000, DEFAULT_MARGIN_MS, true);
+    expect(second.slots.map((g) => g.notBefore)).toEqual(opens.map((t) => t + 40 + W + DEFAULT_MARGIN_MS));
+    // And no window holds more than the allowance, with one job or three.
+    for (const jobs of [['a'], ['a', 'b', 'c']]) {
+      const driven = newRing({ limit: 200, windowMs: 1000 });
+      const sent = drive(driven, jobs, 40, (i) => (i * 37) % 90, true);
       expect(sent.length).toBeGreaterThan(2000);
       expect(maxInAnyWindow(sent, 1000)).toBeLessThanOrEqual(200);
     }

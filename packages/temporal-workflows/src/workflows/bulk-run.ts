@@ -2,7 +2,7 @@
 // input, the carried state (bulk-job.ts), and what this run alone knows (the window on the wire, report
 // writes in flight). The steps here are the job's I/O as the workflow decides it — report parts, the
 // shop's ring, the feed's chunks, verification rounds — and its messages.
-import { CancellationScope, condition, setHandler, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, condition, patched, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { JobMessage } from '../contract.ts';
 import type {
   Allowance,
@@ -307,7 +307,8 @@ export async function slots(
   req: Omit<AcquireRequest, 'updateId'>,
 ): Promise<AcquireResult | undefined> {
   const { s, input } = run;
-  if (s.ring) return acquire(s.ring, req, Date.now(), input.clockMarginMs);
+  // A job's own ring spreads its first window as a lane does (runs before 0.5 replay without).
+  if (s.ring) return acquire(s.ring, req, Date.now(), input.clockMarginMs, patched('ring-first-use-spread'));
   const info = workflowInfo();
   // Deterministic, and the same for every try: a repeated update is answered once by the lane.
   const request = {

@@ -150,6 +150,14 @@ export const DEFAULT_MAX_SLOTS = 20;
  */
 export const DEFAULT_MARGIN_MS = 250;
 
+/**
+ * A ring's never-used slots open over this part of a window, not all at once: a slot reopens one window
+ * after its own answer, so the first window's spacing is kept window after window. Two hundred creates sent
+ * as one burst each window held a sale on the same worker behind them; spread over a quarter window the
+ * shop's load is even, and no slot is later than the window in which it would have been used.
+ */
+export const FIRST_USE_SPREAD = 0.25;
+
 /** The shortest wait answered when nothing is granted, however soon a slot opens (no 1 ms timers). */
 const minWaitMs = (W: number) => Math.max(1, Math.min(250, Math.ceil(W / 4)));
 
@@ -222,6 +230,8 @@ export function acquire(
   req: AcquireRequest,
   now: number,
   marginMs = DEFAULT_MARGIN_MS,
+  /** Never-used slots open over `FIRST_USE_SPREAD` of a window (rings from 0.5: `patched('ring-first-use-spread')`). */
+  spreadFirstUse = false,
 ): AcquireResult {
   const a = req.allowance;
   if (a && (a.limit !== ring.allowance.limit || a.windowMs !== ring.allowance.windowMs)) resize(ring, a, now);
@@ -230,7 +240,7 @@ export function acquire(
   adjustActive(ring, req, now, used);
   takeBackDead(ring, now);
   noteAsking(ring, req, now);
-  return grant(ring, req, now, marginMs);
+  return grant(ring, req, now, marginMs, spreadFirstUse);
 }
 
 /**
@@ -306,7 +316,13 @@ function noteAsking(ring: Ring, req: AcquireRequest, now: number): void {
 }
 
 /** The slots granted now (or how long to wait before asking again), once the ring is up to date. */
-function grant(ring: Ring, req: AcquireRequest, now: number, marginMs: number): AcquireResult {
+function grant(
+  ring: Ring,
+  req: AcquireRequest,
+  now: number,
+  marginMs: number,
+  spreadFirstUse: boolean,
+): AcquireResult {
   const W = ring.allowance.windowMs;
   const lease = leaseMs(ring);
   const wide = ring.wide;
@@ -350,9 +366,11 @@ function grant(ring: Ring, req: AcquireRequest, now: number, marginMs: number): 
     .sort((a, b) => a.at - b.at || a.slot - b.slot);
   const opens = (at: number) => Math.max(at === 0 ? 0 : at + W + marginMs, ring.blockedUntil, afterWide);
   const granted: SlotGrant[] = [];
+  const firstUseStep = spreadFirstUse ? (W * FIRST_USE_SPREAD) / ring.slots : 0;
+  let firstUses = 0;
   for (const { slot, at } of free) {
     if (granted.length >= n) break;
-    const notBefore = Math.max(now, opens(at));
+    const notBefore = Math.max(now, opens(at)) + (at === 0 ? firstUseStep * firstUses++ : 0);
     // Hand out only what can be used within the next window (and before the lease ends); later slots are
     // asked for later.
     if (notBefore > now + W || notBefore >= deadline) break;

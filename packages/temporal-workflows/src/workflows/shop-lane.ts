@@ -27,6 +27,8 @@ export async function shopLaneWorkflow(input: LaneInput, carry?: Ring): Promise<
   const marginMs = input.ring?.marginMs ?? DEFAULT_MARGIN_MS;
   // Runs recorded before 0.3 replay without budget pacing (their acquires never carried a share).
   const v3 = patched('lane-budget-pacing');
+  // Runs recorded before 0.5 replay with their first window's slots all at once (pacing.ts FIRST_USE_SPREAD).
+  const spread = patched('ring-first-use-spread');
   let handled = 0;
   setHandler(ringQuery, () => ring);
   setHandler(
@@ -34,7 +36,7 @@ export async function shopLaneWorkflow(input: LaneInput, carry?: Ring): Promise<
     (req) => {
       handled++;
       if (req.share) applyShare(ring, req.share, v3);
-      return acquire(ring, req, Date.now(), marginMs);
+      return acquire(ring, req, Date.now(), marginMs, spread);
     },
     REFUSING_UPDATE,
   );
