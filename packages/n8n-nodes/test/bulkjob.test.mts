@@ -419,7 +419,7 @@ describe('Marketplace Bulk Job node, version 2', () => {
 
 describe('Marketplace Bulk Job node, Mark Order as Shipped', () => {
   /** A listing of the demo shop sold now, and its order flow started on the worker (as the receiver does). */
-  async function soldWithFlow(sku: string) {
+  async function soldWithFlow(sku: string, { firstReadLatencyMs = 0 } = {}) {
     const { sim } = two;
     const seller = sim.world.sellers.get(sim.demo!.sellerId)!;
     const product = await createListing(sim.world, sim.config, seller, validListing({ sku }) as never, {
@@ -432,11 +432,19 @@ describe('Marketplace Bulk Job node, Mark Order as Shipped', () => {
     });
     const { fns } = mock({}, {}, { version: 2 });
     const temporal = new TemporalHttp(fns, temporalSettings(fns.getNode(), await fns.getCredentials('x')));
+    const waitForRead = firstReadLatencyMs === 0;
+    if (!waitForRead)
+      sim.faults.add({
+        type: 'latency',
+        latencyMs: firstReadLatencyMs,
+        path: `/api/v1/orders/${order.purchaseId}/`,
+        count: 1,
+      });
     const workflowId = orderWorkflowId('demo', order.purchaseId);
     const input = { purchaseId: order.purchaseId, shop: { shopId: 'demo', credentialRef: 'demo' } };
     expect((await temporal.start(workflowId, WORKFLOW_TYPES.order, input)).statusCode).toBe(200);
     // The flow takes a tracking number once it has read its order.
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; waitForRead && i < 100; i++) {
       const state = await temporal.query(workflowId, ORDER_MESSAGES.stateQuery);
       if ((state.value as { parcelIds?: string[] } | undefined)?.parcelIds?.length) break;
       await new Promise((r) => setTimeout(r, 100));
@@ -471,6 +479,14 @@ describe('Marketplace Bulk Job node, Mark Order as Shipped', () => {
     });
     expect(order.status).toBe('SHIPPED');
     expect(order.parcels.get(parcelId)).toMatchObject({ trackingNumber: 'GB1', carrier: 'ROYAL_MAIL' });
+  });
+
+  it('sent the moment the flow starts (before it has read its order): waits for that read, then ships', async () => {
+    // The flow's first read of the order answers after 1.5 s: the node's request arrives before it.
+    const order = await soldWithFlow(`BJ-SHIP-EARLY-${Date.now()}`, { firstReadLatencyMs: 1_500 });
+    const [shipped] = await run(ship(order.purchaseId, { trackingCode: 'GB2' }));
+    expect(shipped!.json).toMatchObject({ status: 'shipped', verified: false });
+    expect(order.status).toBe('SHIPPED');
   });
 
   it('names what is wrong: a parcel the order does not have, an order with no flow', async () => {

@@ -16,6 +16,13 @@ export const TASK_QUEUE = DEFAULT_TASK_QUEUE;
  */
 export const saleTaskQueue = (taskQueue: string) => `${taskQueue}-sales`;
 
+/**
+ * The order flows' own task queue beside a worker's queue (`<taskQueue>-orders`), served by every worker
+ * that serves jobs: ten thousand flows waiting for their tracking codes keep their tasks and their cache
+ * there, so a lane's update (on the main queue), which their paced reads wait for, never queues behind them.
+ */
+export const orderTaskQueue = (taskQueue: string) => `${taskQueue}-orders`;
+
 // --- Workflow ids ---
 
 const BULK_PREFIX = 'bulk:';
@@ -262,6 +269,10 @@ export const ORDER_MESSAGES = {
   orderSeenSignal: 'orderSeen',
   stateQuery: 'orderState',
 } as const;
+/** The failure type of a mark-as-shipped sent before its flow read the order (no parcel known yet). */
+export const ORDER_NOT_READ_YET = 'OrderNotReadYet';
+/** How long a client (CLI, n8n) asks again while the flow has not read its order (the read is paced, retried). */
+export const ORDER_READ_WAIT_MS = 30_000;
 /** Offers to likers (offers-to-likers.ts). */
 export const LIKER_OFFERS_MESSAGES = { likeSignal: 'like', stateQuery: 'likerOffersState' } as const;
 

@@ -5,7 +5,8 @@
 // Plain data (no runtime import), so workflow code uses it too (children of many-shop jobs). The names
 // are the contract's (contract.ts SEARCH_ATTRIBUTE_NAMES); these are the SDK's typed keys for them.
 import type { defineSearchAttributeKey, SearchAttributePair } from '@temporalio/common';
-import { SEARCH_ATTRIBUTE_NAMES } from './contract.ts';
+import { SEARCH_ATTRIBUTE_NAMES, WORKFLOW_TYPES } from './contract.ts';
+import type { OrderPhase } from './webhooks/order-types.ts';
 
 export { SEARCH_ATTRIBUTE_FLAGS } from './contract.ts';
 
@@ -32,4 +33,28 @@ export function orderSearchAttributes(shopId: string, state: string): SearchAttr
     { key: SHOP_ATTRIBUTE, value: shopId },
     { key: ORDER_STATE_ATTRIBUTE, value: state },
   ];
+}
+
+/** Which order flows to list: running ones unless `all`; of one shop; only those needing a person. */
+export interface OrderFlowFilter {
+  shopId?: string;
+  /** Past their last on-time reminder (`at_risk`), or with a mark-as-shipped in doubt (`ship_in_doubt`). */
+  atRisk?: boolean;
+  all?: boolean;
+}
+
+/** The states a person must look at: the order is late, or its parcel may or may not be marked shipped. */
+const NEEDS_A_PERSON = ['at_risk', 'ship_in_doubt'] as const satisfies readonly OrderPhase[];
+
+/** The visibility query of the order flows a filter names (the CLI's list, the daily reconciliation). */
+export function orderFlowsQuery(filter: OrderFlowFilter): string {
+  const quote = (v: string) => `'${v.replace(/['\\]/g, '')}'`;
+  return [
+    `WorkflowType = ${quote(WORKFLOW_TYPES.order)}`,
+    ...(filter.all ? [] : [`ExecutionStatus = 'Running'`]),
+    ...(filter.shopId ? [`${SEARCH_ATTRIBUTE_NAMES.shop} = ${quote(filter.shopId)}`] : []),
+    ...(filter.atRisk
+      ? [`${SEARCH_ATTRIBUTE_NAMES.orderState} IN (${NEEDS_A_PERSON.map(quote).join(', ')})`]
+      : []),
+  ].join(' AND ');
 }

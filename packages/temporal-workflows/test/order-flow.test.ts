@@ -9,7 +9,7 @@ import { webhookHeaders } from '@selling-kit/api-client/core';
 import type { AddressInfo } from 'node:net';
 import { createOrder, itemsTotalCents } from '../../simulator/src/domain/orders.ts';
 import { refundOrder } from '../../simulator/src/domain/refunds.ts';
-import { laneWorkflowId, orderWorkflowId, WORKFLOW_TYPES } from '../src/contract.ts';
+import { laneWorkflowId, orderTaskQueue, orderWorkflowId, WORKFLOW_TYPES } from '../src/contract.ts';
 import { ringQuery } from '../src/workflows/messages.ts';
 import {
   listOrderFlows,
@@ -122,6 +122,9 @@ describe('the order flow', () => {
     expect(await startOrderFlow(env.client, input, env.taskQueue)).toMatchObject({ started: true });
     // The same order.new again (a redelivery, the reconciliation): no second workflow.
     expect(await startOrderFlow(env.client, input, env.taskQueue)).toMatchObject({ started: false });
+    // On the order queue beside the main one: its tasks never queue in front of a lane's update.
+    const started = await env.client.workflow.getHandle(orderWorkflowId(a.shopId, purchaseId)).describe();
+    expect(started.taskQueue).toBe(orderTaskQueue(env.taskQueue));
 
     // The hand-off at once, then a reminder at 2 s and the at-risk one at 4 s.
     await waitFor(
@@ -183,6 +186,38 @@ describe('the order flow', () => {
       expect(counter.fired).toBe(1);
       expect(order.parcels.values().next().value).toMatchObject({ shipped: true, trackingNumber: 'DPD0001' });
       expect((await ended(a.shopId, purchaseId)).result.outcome).toBe('shipped');
+    } finally {
+      env.sim.faults.clear();
+    }
+  }, 120_000);
+
+  it('a mark-as-shipped sent before the flow has read its order waits for that read, then ships', async () => {
+    const a = env.shop('early');
+    const { purchaseId, order } = await sellOne(a.sellerId, `EARLY-${Date.now()}`);
+    // The flow's first read of this order answers after 2 s: the request below arrives before it.
+    env.sim.faults.add({
+      type: 'latency',
+      latencyMs: 2_000,
+      path: `/api/v1/orders/${purchaseId}/`,
+      count: 1,
+    });
+    try {
+      const ref = { shopId: a.shopId, purchaseId };
+      await startOrderFlow(
+        env.client,
+        { purchaseId, shop: { shopId: a.shopId, credentialRef: a.ref } },
+        env.taskQueue,
+      );
+      const ship = { carrier: 'UPS', trackingCode: '1Z0000EARLY' };
+      // Not waiting: refused with the reason (nothing recorded), never a misleading "0 parcels".
+      await expect(shipOrder(env.client, ref, ship, { waitForReadMs: 0 })).rejects.toThrow(
+        /has not been read yet/,
+      );
+      expect(await shipOrder(env.client, ref, ship)).toMatchObject({ status: 'shipped', verified: false });
+      expect(order.parcels.values().next().value).toMatchObject({
+        shipped: true,
+        trackingNumber: '1Z0000EARLY',
+      });
     } finally {
       env.sim.faults.clear();
     }
@@ -304,6 +339,8 @@ describe('the order flow', () => {
     expect((await ended(a.shopId, outside.purchaseId)).result.outcome).toBe('shipped_elsewhere');
     const state = await orderRead({ shopId: a.shopId, purchaseId: missed.purchaseId });
     expect(state).toMatchObject({ phase: 'awaiting_tracking', startedBy: 'reconciliation' });
+    const reconciled = env.client.workflow.getHandle(orderWorkflowId(a.shopId, missed.purchaseId));
+    expect((await reconciled.describe()).taskQueue).toBe(orderTaskQueue(env.taskQueue));
     // The next day's run: the flow exists, nothing is started again.
     expect((await reconcile()).orderFlows).toMatchObject({ pending: 1, started: 0 });
 

@@ -8,6 +8,7 @@ import {
   listOrderFlows,
   orderFlowState,
   orderInputProblem,
+  orderTaskQueue,
   orderWorkflowId,
   shipOrder,
   ShipRequestRefused,
@@ -73,11 +74,11 @@ async function ship({ config, out }: Context, purchaseId: string, flags: ShipFla
     // An update waits for a worker: without one, say so now rather than hang.
     if (
       (await flowRuns(client, flags.shop, purchaseId)) &&
-      (await liveWorkers(client, config.taskQueue)) === 0
+      (await liveWorkers(client, orderTaskQueue(config.taskQueue))) === 0
     )
       throw new CliError(
         'no_worker',
-        `no worker is polling task queue ${config.taskQueue}: start one with \`selling-kit worker\``,
+        `no worker is polling task queue ${orderTaskQueue(config.taskQueue)}: start one with \`selling-kit worker\``,
         EXIT.noWorker,
       );
     try {
@@ -202,7 +203,10 @@ export function registerOrders(program: Command): void {
   orders
     .command('list')
     .option('--shop <shopId>', 'only this shop')
-    .option('--at-risk', 'only orders past their last on-time reminder')
+    .option(
+      '--at-risk',
+      'only orders needing a person: past their last on-time reminder, or a mark-as-shipped in doubt',
+    )
     .option('--all', 'ended flows too')
     .description(
       'order flows waiting to be shipped (from Temporal visibility: a new one shows within seconds)',

@@ -4,11 +4,18 @@
 import { createHash } from 'node:crypto';
 import {
   NodeOperationError,
+  sleep,
   type IDataObject,
   type IExecuteFunctions,
   type INodeProperties,
 } from 'n8n-workflow';
-import { idProblem, ORDER_MESSAGES, orderWorkflowId } from '@selling-kit/temporal-workflows/contract';
+import {
+  idProblem,
+  ORDER_MESSAGES,
+  ORDER_NOT_READ_YET,
+  ORDER_READ_WAIT_MS,
+  orderWorkflowId,
+} from '@selling-kit/temporal-workflows/contract';
 import type { TemporalHttp } from './transport/temporal';
 
 const shipOrder = { operation: ['shipOrder'] };
@@ -85,7 +92,16 @@ export async function shipOrderItem(
   // The same request again (a retried execution) joins the first; the tracking code stays out of the id.
   const updateId = `ship-${createHash('sha256').update(JSON.stringify(request)).digest('hex').slice(0, 24)}`;
   const workflowId = orderWorkflowId(shopId, purchaseId);
-  const answer = await temporal.update(workflowId, ORDER_MESSAGES.markShippedUpdate, request, updateId);
+  const send = () => temporal.update(workflowId, ORDER_MESSAGES.markShippedUpdate, request, updateId);
+  let answer = await send();
+  // A flow started a moment ago knows its parcels once it has read the order: until then it refuses the
+  // request without recording it, so the same request is sent again (for up to ORDER_READ_WAIT_MS).
+  const until = Date.now() + ORDER_READ_WAIT_MS;
+  for (let pause = 500; answer.failureType === ORDER_NOT_READ_YET; pause = Math.min(2 * pause, 5_000)) {
+    if (Date.now() + pause > until) break;
+    await sleep(pause);
+    answer = await send();
+  }
   if (answer.statusCode === 404)
     throw new NodeOperationError(
       this.getNode(),

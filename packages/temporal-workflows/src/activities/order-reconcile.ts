@@ -8,8 +8,8 @@ import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { startOnce } from '../client/start-once.ts';
-import { ORDER_MESSAGES, orderWorkflowId, SEARCH_ATTRIBUTE_NAMES, WORKFLOW_TYPES } from '../contract.ts';
-import { orderSearchAttributes } from '../search-attributes.ts';
+import { ORDER_MESSAGES, orderTaskQueue, orderWorkflowId, WORKFLOW_TYPES } from '../contract.ts';
+import { orderFlowsQuery, orderSearchAttributes } from '../search-attributes.ts';
 import type { ShopRef } from '../types.ts';
 import type {
   OrderFlowInput,
@@ -62,7 +62,7 @@ export function createOrderReconcileActivities(
       for (const input of pending) {
         ctx.heartbeat();
         const { started: now } = await startOnce(temporal, WORKFLOW_TYPES.order, {
-          taskQueue,
+          taskQueue: orderTaskQueue(taskQueue),
           workflowId: orderWorkflowId(shop.shopId, input.purchaseId),
           args: [input],
           typedSearchAttributes: orderSearchAttributes(shop.shopId, 'awaiting_tracking'),
@@ -73,7 +73,7 @@ export function createOrderReconcileActivities(
       // reads its order on its own anyway); those no longer waiting are told.
       const waiting = new Set(pending.map((p) => orderWorkflowId(shop.shopId, p.purchaseId)));
       const prefix = orderWorkflowId(shop.shopId, '');
-      const query = `WorkflowType = '${WORKFLOW_TYPES.order}' AND ExecutionStatus = 'Running' AND ${SEARCH_ATTRIBUTE_NAMES.shop} = '${shop.shopId.replace(/['\\]/g, '')}'`;
+      const query = orderFlowsQuery({ shopId: shop.shopId });
       let looked = 0;
       let told = 0;
       for await (const flow of temporal.workflow.list({ query })) {

@@ -1,11 +1,24 @@
 // Order flows from a client (the CLI's `orders` commands, the webhook receiver, n8n, tests): start one per
 // order (never twice), mark a parcel shipped through its workflow, read its state, list the flows (at risk).
 import { randomUUID } from 'node:crypto';
+import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { innermostMessage } from './on-worker.ts';
 import { startOnce } from './start-once.ts';
-import { DEFAULT_TASK_QUEUE, orderWorkflowId, SEARCH_ATTRIBUTE_NAMES, WORKFLOW_TYPES } from '../contract.ts';
-import { ORDER_STATE_ATTRIBUTE, orderSearchAttributes, SHOP_ATTRIBUTE } from '../search-attributes.ts';
+import {
+  DEFAULT_TASK_QUEUE,
+  ORDER_NOT_READ_YET,
+  ORDER_READ_WAIT_MS,
+  orderTaskQueue,
+  orderWorkflowId,
+} from '../contract.ts';
+import {
+  ORDER_STATE_ATTRIBUTE,
+  orderFlowsQuery,
+  orderSearchAttributes,
+  SHOP_ATTRIBUTE,
+  type OrderFlowFilter,
+} from '../search-attributes.ts';
 import type { OrderFlowInput, OrderFlowState, ShipRequest, ShipResult } from '../webhooks/order-types.ts';
 import {
   markShippedUpdate,
@@ -25,6 +38,7 @@ export interface OrderRef {
 /**
  * Starts the order's flow and returns once the server has recorded it. `started: false`: the order has a
  * flow already (running, or ended other than failed): a second `order.new` or a reconciliation does nothing.
+ * `taskQueue` is the workers' main queue; the flow runs on its order queue beside it.
  */
 export async function startOrderFlow(
   client: Client,
@@ -34,7 +48,7 @@ export async function startOrderFlow(
   const problem = orderInputProblem(input);
   if (problem) throw new OrderFlowInputError(problem);
   return startOnce(client, orderWorkflow, {
-    taskQueue,
+    taskQueue: orderTaskQueue(taskQueue),
     workflowId: orderWorkflowId(input.shop.shopId, input.purchaseId),
     args: [input],
     typedSearchAttributes: orderSearchAttributes(input.shop.shopId, 'awaiting_tracking'),
@@ -46,14 +60,32 @@ export async function startOrderFlow(
  * went. The update's id comes from the request: a retried call joins the one in flight or gets its answer.
  * The flow already ended shipped with this parcel: its recorded answer.
  */
-export async function shipOrder(client: Client, order: OrderRef, req: ShipRequest): Promise<ShipResult> {
+export async function shipOrder(
+  client: Client,
+  order: OrderRef,
+  req: ShipRequest,
+  { waitForReadMs = ORDER_READ_WAIT_MS }: { waitForReadMs?: number } = {},
+): Promise<ShipResult> {
   const handle = client.workflow.getHandle<typeof orderWorkflow>(
     orderWorkflowId(order.shopId, order.purchaseId),
   );
+  const until = Date.now() + waitForReadMs;
   try {
-    // A fresh id per call (ids are plain in history; a digest of a tracking code could be guessed back): the
-    // flow itself refuses a second request while one is in flight.
-    return await handle.executeUpdate(markShippedUpdate, { args: [req], updateId: `ship-${randomUUID()}` });
+    for (let pause = 500; ; pause = Math.min(2 * pause, 5_000)) {
+      try {
+        // A fresh id per call (ids are plain in history; a digest of a tracking code could be guessed back):
+        // the flow itself refuses a second request while one is in flight.
+        return await handle.executeUpdate(markShippedUpdate, {
+          args: [req],
+          updateId: `ship-${randomUUID()}`,
+        });
+      } catch (error) {
+        // A flow started a moment ago (`orders ship` right after `order.new`) knows its parcels once it has
+        // read the order: its validator refused without recording anything, so asking again is safe.
+        if (!notReadYet(error) || Date.now() + pause > until) throw error;
+        await new Promise((r) => setTimeout(r, pause));
+      }
+    }
   } catch (error) {
     const closed = await endedShipped(handle, req).catch(() => undefined);
     if (closed) return closed;
@@ -63,6 +95,11 @@ export async function shipOrder(client: Client, order: OrderRef, req: ShipReques
     throw error;
   }
 }
+
+const notReadYet = (error: unknown) =>
+  error instanceof WorkflowUpdateFailedError &&
+  error.cause instanceof ApplicationFailure &&
+  error.cause.type === ORDER_NOT_READ_YET;
 
 /** An order flow's input breaks a rule (an id, the reminder plan): named in the message; nothing started. */
 export class OrderFlowInputError extends Error {
@@ -123,20 +160,13 @@ export interface OrderFlowListing {
   startTime: Date;
 }
 
-/** Running order flows (of one shop; only those at risk): from visibility, which lags a moment. */
+/** Order flows a filter names: from visibility, which lags a moment. */
 export async function listOrderFlows(
   client: Client,
-  filter: { shopId?: string; atRisk?: boolean; all?: boolean } = {},
+  filter: OrderFlowFilter = {},
 ): Promise<OrderFlowListing[]> {
-  const quote = (v: string) => `'${v.replace(/['\\]/g, '')}'`;
-  const query = [
-    `WorkflowType = ${quote(WORKFLOW_TYPES.order)}`,
-    ...(filter.all ? [] : [`ExecutionStatus = 'Running'`]),
-    ...(filter.shopId ? [`${SEARCH_ATTRIBUTE_NAMES.shop} = ${quote(filter.shopId)}`] : []),
-    ...(filter.atRisk ? [`${SEARCH_ATTRIBUTE_NAMES.orderState} = 'at_risk'`] : []),
-  ].join(' AND ');
   const flows: OrderFlowListing[] = [];
-  for await (const w of client.workflow.list({ query })) {
+  for await (const w of client.workflow.list({ query: orderFlowsQuery(filter) })) {
     flows.push({
       workflowId: w.workflowId,
       shopId: w.typedSearchAttributes.get(SHOP_ATTRIBUTE),

@@ -15,7 +15,7 @@ import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import { createActivities, type ActivityDeps, type ShopDirectoryDeps } from '../activities/index.ts';
 import { dataConverter, failureConverterPath } from '../codec/data-converter.ts';
 import { dropSpans, TRACING_WORKFLOW_MODULE, type Tracing } from '../observability/tracing.ts';
-import { DEFAULT_TASK_QUEUE, saleTaskQueue } from '../contract.ts';
+import { DEFAULT_TASK_QUEUE, orderTaskQueue, saleTaskQueue } from '../contract.ts';
 import type { WorkerQueues } from './worker-queues.ts';
 import type { JobStore } from '../stores/job-store.ts';
 import { openJobStore } from '../stores/open-job-store.ts';
@@ -61,6 +61,8 @@ export interface WorkerOptions extends Omit<ActivityDeps, 'jobStore'>, ShopDirec
   maxConcurrentActivityTaskExecutions?: number;
   /** Workflows kept in memory between tasks (SDK default: from the heap size). */
   maxCachedWorkflows?: number;
+  /** Order flows kept in memory between tasks, on the order queue (default 500). */
+  maxCachedOrderFlows?: number;
   /** Default SHUTDOWN_GRACE_TIME. */
   shutdownGraceTime?: Duration;
   /** None by default: wait for in-flight activities (worker-main passes SHUTDOWN_FORCE_TIME). */
@@ -69,7 +71,7 @@ export interface WorkerOptions extends Omit<ActivityDeps, 'jobStore'>, ShopDirec
   tracing?: Tracing;
   /**
    * Which of the task queue's queues this worker polls (SELLING_KIT_WORKER_QUEUES): `all` (default),
-   * `jobs` (the main queue: bulk jobs, lanes, schedules) or `sales` (the sale lane only: a process whose
+   * `jobs` (the main queue: bulk jobs, lanes, schedules, and the order queue beside it) or `sales` (the sale lane only: a process whose
    * event loop no bulk request delays). A deployment serves both, in one process or in several.
    */
   queues?: WorkerQueues;
@@ -215,6 +217,17 @@ export async function createWorker(options: WorkerOptions): Promise<{
         maxEagerActivityReservationsPerWorkflowTask: 0,
       }),
     );
+  // The order flows' queue, served beside the jobs' (they share its activities and lanes): a flow's task
+  // waits behind other flows only, and its cache is bounded on its own, so ten thousand flows waiting for
+  // tracking codes neither hold the memory of ten thousand cached workflows nor delay a lane's update.
+  if (servesJobs)
+    workers.push(
+      await Worker.create({
+        ...shared,
+        taskQueue: orderTaskQueue(taskQueue),
+        maxCachedWorkflows: options.maxCachedOrderFlows ?? ORDER_WORKER_CACHED_WORKFLOWS,
+      }),
+    );
   // The sale lane's queue, served by a second worker on the same connection, bundle and activities: a
   // sale's task gets a poller and a workflow thread of its own while bulk jobs keep the main queue busy.
   if (servesSales)
@@ -234,6 +247,12 @@ export async function createWorker(options: WorkerOptions): Promise<{
   };
   return { worker: runAsOne(workers), connection, jobStore, close };
 }
+
+/**
+ * Order flows cached in memory: a flow sleeps for hours between tasks, and one evicted replays its short
+ * history (under 200 events) when its timer fires. 500 keeps a worker with 10,000 open orders small.
+ */
+const ORDER_WORKER_CACHED_WORKFLOWS = 500;
 
 /** A sale keeps few workflows in memory: each is one or two tasks long. */
 const SALE_WORKER_CACHED_WORKFLOWS = 100;

@@ -16,6 +16,7 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import { ORDER_NOT_READ_YET } from '../contract.ts';
 import { ORDER_STATE_ATTRIBUTE } from '../search-attributes.ts';
 import type { OrderFlowInput, OrderOutcome, ShipRequest, ShipResult } from '../webhooks/order-types.ts';
 import { delistOnSaleWorkflow } from './delist-on-sale.ts';
@@ -177,6 +178,12 @@ function handleMessages(run: OrderRun): void {
     {
       validator: (req) => {
         validateInput(req);
+        // Its parcels are known once the order is read: until then, a request is asked to come again.
+        if (state.parcelIds.length === 0)
+          throw ApplicationFailure.nonRetryable(
+            'the order has not been read yet: try again in a moment',
+            ORDER_NOT_READ_YET,
+          );
         const problem = shipRequestProblem(req, state.parcelIds) ?? takeProblem(run, req);
         if (problem) throw ApplicationFailure.nonRetryable(problem, 'InvalidShipRequest');
       },
@@ -186,7 +193,6 @@ function handleMessages(run: OrderRun): void {
 
 /** Why a mark-as-shipped request cannot be taken now, or undefined. */
 function takeProblem({ state, ships }: OrderRun, req: ShipRequest): string | undefined {
-  if (state.parcelIds.length === 0) return 'the order has not been read yet: try again in a moment';
   const parcelId = req.parcelId ?? state.parcelIds[0]!;
   const w = state.shippedWith;
   const same =

@@ -237,7 +237,7 @@ export class TemporalHttp {
     arg: unknown,
     updateId: string,
     polls = 3,
-  ): Promise<{ statusCode: number; value?: unknown; message?: string }> {
+  ): Promise<{ statusCode: number; value?: unknown; message?: string; failureType?: string }> {
     const path = `/workflows/${encodeURIComponent(workflowId)}/update/${encodeURIComponent(name)}`;
     const request = {
       meta: { updateId, identity: 'n8n' },
@@ -254,6 +254,7 @@ export class TemporalHttp {
         return {
           statusCode: res.statusCode,
           message: failureMessage(body.outcome.failure, this.settings.client),
+          failureType: failureType(body.outcome.failure),
         };
       if (body.outcome)
         return {
@@ -290,7 +291,15 @@ interface HistoryEvent {
 interface Failure {
   message?: string;
   encodedAttributes?: JsonPayload;
+  applicationFailureInfo?: { type?: string };
   cause?: Failure;
+}
+
+/** The innermost application failure's type (e.g. the flow's `OrderNotReadYet`), if any. */
+function failureType(failure: Failure | undefined): string | undefined {
+  let type: string | undefined;
+  for (let f = failure; f; f = f.cause) type = f.applicationFailureInfo?.type ?? type;
+  return type;
 }
 
 /** The first payload of a `Payloads` (the HTTP API shows it as a list, or as `{ payloads }`). */
