@@ -63,6 +63,7 @@ function installRuntime(metricsAddress?: string): void {
 export interface WorkerFlags {
   maxConcurrentActivities?: string;
   maxCachedWorkflows?: string;
+  maxCachedOrderFlows?: string;
   shutdownGraceTime?: string;
   tokenStore?: string;
   metricsAddress?: string;
@@ -78,6 +79,7 @@ const settings = (flags: WorkerFlags = {}): WorkerEnvironment =>
         name: '--max-concurrent-activities',
       },
       maxCachedWorkflows: { value: flags.maxCachedWorkflows, name: '--max-cached-workflows' },
+      maxCachedOrderFlows: { value: flags.maxCachedOrderFlows, name: '--max-cached-order-flows' },
       shutdownGraceTime: { value: flags.shutdownGraceTime, name: '--shutdown-grace-time' },
     },
     metricsAddress: flags.metricsAddress,

@@ -418,7 +418,7 @@ describe('Marketplace Bulk Job node, version 2', () => {
 });
 
 describe('Marketplace Bulk Job node, Mark Order as Shipped', () => {
-  /** A listing of the demo shop sold now, and its order flow started on the worker (as the receiver does). */
+  /** A listing of the demo shop sold now, and its order flow started on the worker's main queue (which runs it too). */
   async function soldWithFlow(sku: string, { firstReadLatencyMs = 0 } = {}) {
     const { sim } = two;
     const seller = sim.world.sellers.get(sim.demo!.sellerId)!;

@@ -21,7 +21,11 @@ export const saleTaskQueue = (taskQueue: string) => `${taskQueue}-sales`;
  * that serves jobs: ten thousand flows waiting for their tracking codes keep their tasks and their cache
  * there, so a lane's update (on the main queue), which their paced reads wait for, never queues behind them.
  */
-export const orderTaskQueue = (taskQueue: string) => `${taskQueue}-orders`;
+export const orderTaskQueue = (taskQueue: string) => `${taskQueue}${ORDER_QUEUE_SUFFIX}`;
+const ORDER_QUEUE_SUFFIX = '-orders';
+/** The main queue beside an order queue: where an order flow's delist child runs, as every other delist. */
+export const mainTaskQueueOf = (orderQueue: string) =>
+  orderQueue.endsWith(ORDER_QUEUE_SUFFIX) ? orderQueue.slice(0, -ORDER_QUEUE_SUFFIX.length) : orderQueue;
 
 // --- Workflow ids ---
 
@@ -273,6 +277,8 @@ export const ORDER_MESSAGES = {
 export const ORDER_NOT_READ_YET = 'OrderNotReadYet';
 /** How long a client (CLI, n8n) asks again while the flow has not read its order (the read is paced, retried). */
 export const ORDER_READ_WAIT_MS = 30_000;
+/** The pause before asking again: 500 ms, doubling, at most 5 s. */
+export const orderReadPauseMs = (tries: number) => Math.min(500 * 2 ** tries, 5_000);
 /** Offers to likers (offers-to-likers.ts). */
 export const LIKER_OFFERS_MESSAGES = { likeSignal: 'like', stateQuery: 'likerOffersState' } as const;
 

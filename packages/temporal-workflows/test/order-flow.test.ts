@@ -209,6 +209,8 @@ describe('the order flow', () => {
         env.taskQueue,
       );
       const ship = { carrier: 'UPS', trackingCode: '1Z0000EARLY' };
+      // A request wrong whatever the order holds is refused at once, not asked again for 30 s.
+      await expect(shipOrder(env.client, ref, { ...ship, carrier: '' })).rejects.toThrow(/carrier must be/);
       // Not waiting: refused with the reason (nothing recorded), never a misleading "0 parcels".
       await expect(shipOrder(env.client, ref, ship, { waitForReadMs: 0 })).rejects.toThrow(
         /has not been read yet/,

@@ -73,6 +73,16 @@ describe('pacing ring', () => {
     const report = first.slots.map((g) => ({ slot: g.slot, lastAt: g.notBefore + 40 }));
     const second = acquire(ring, { jobId: 'a', want: 20, report }, 3_000, DEFAULT_MARGIN_MS, true);
     expect(second.slots.map((g) => g.notBefore)).toEqual(opens.map((t) => t + 40 + W + DEFAULT_MARGIN_MS));
+    // Handed out one slot at a time (the order pacer), the spacing is the same: slot k at k steps.
+    const single = newRing({ limit: 200, windowMs: W });
+    const one = (now: number) =>
+      acquire(single, { jobId: 'o', want: 1, report: [] }, now, DEFAULT_MARGIN_MS, true).slots[0]!;
+    expect([one(1_000), one(1_010), one(1_020), one(1_900)]).toEqual([
+      { slot: 0, notBefore: 1_000 },
+      { slot: 1, notBefore: 1_125 },
+      { slot: 2, notBefore: 1_250 },
+      { slot: 3, notBefore: 1_900 },
+    ]);
     // And no window holds more than the allowance, with one job or three.
     for (const jobs of [['a'], ['a', 'b', 'c']]) {
       const driven = newRing({ limit: 200, windowMs: 1000 });

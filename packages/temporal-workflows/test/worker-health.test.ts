@@ -18,7 +18,7 @@ import { freePort } from '@selling-kit/simulator/testing';
 import { createPgJobStore } from '../src/stores/job-store-pg.ts';
 import { JOB_STORE_ENV } from '../src/stores/job-store.ts';
 import { TOKEN_STORE_ENV, WORKER_QUEUES_ENV } from '../src/worker/worker-env.ts';
-import { saleTaskQueue } from '../src/contract.ts';
+import { orderTaskQueue, saleTaskQueue } from '../src/contract.ts';
 import { HEALTH_ADDRESS_ENV, READINESS_CHECKS } from '../src/worker/health.ts';
 import { KIT_COUNTERS, METRICS_ADDRESS_ENV } from '../src/observability/metrics.ts';
 import { startPostgres, type Postgres } from './topology/postgres.ts';
@@ -222,6 +222,10 @@ describe('a running worker', () => {
       expect(body.status).toBe('ready');
       expect(Object.keys(body.checks).sort()).toEqual([...READINESS_CHECKS].sort());
       for (const name of READINESS_CHECKS) expect(body.checks[name]).toMatchObject({ ok: true });
+      // Ready as a poller of every queue it serves: the main one, the order flows' and the sale lane's.
+      const queue = env.SELLING_KIT_TASK_QUEUE!;
+      for (const q of [queue, orderTaskQueue(queue), saleTaskQueue(queue)])
+        expect(JSON.stringify(body.checks.polling)).toContain(q);
       // No secret in what anyone on the metrics port may read.
       for (const secret of [pg.password, ...Object.values(secrets)]) expect(ready.text).not.toContain(secret);
 

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { markAsSold } from '../src/client/client.ts';
 import { saleTaskQueue } from '../src/contract.ts';
 import { WORKER_QUEUES_ENV, workerEnvironment, workerQueues } from '../src/worker/worker-env.ts';
+import { servedQueues } from '../src/worker/worker-queues.ts';
 import { createWorker } from '../src/worker/worker.ts';
 import { TEST_FEED_POLICY } from './feed-files.ts';
 import { listDirectly, useTestEnv, waitFor } from './helpers.ts';
@@ -21,6 +22,10 @@ describe('the queues setting', () => {
     );
     expect(workerEnvironment({ [WORKER_QUEUES_ENV]: 'sales' }).queues()).toBe('sales');
     expect(() => workerEnvironment({}, { queues: 'sale' }).queues()).toThrow(/^--queues must be one of/);
+    // What each polls: the order flows' queue goes with the main one.
+    expect(servedQueues('all', 'tq')).toEqual(['tq', 'tq-orders', 'tq-sales']);
+    expect(servedQueues('jobs', 'tq')).toEqual(['tq', 'tq-orders']);
+    expect(servedQueues('sales', 'tq')).toEqual(['tq-sales']);
   });
 });
 

@@ -8,7 +8,6 @@ import {
   listOrderFlows,
   orderFlowState,
   orderInputProblem,
-  orderTaskQueue,
   orderWorkflowId,
   shipOrder,
   ShipRequestRefused,
@@ -45,11 +44,14 @@ async function flowOf(client: Client, shopId: string, purchaseId: string): Promi
   return state;
 }
 
-/** Whether the order's flow still runs, from Temporal alone (no worker needed), or exit 4 naming it. */
-async function flowRuns(client: Client, shopId: string, purchaseId: string): Promise<boolean> {
+/**
+ * The task queue of the order's flow while it runs (undefined once it has ended), from Temporal alone (no
+ * worker needed), or exit 4 naming it.
+ */
+async function runningOn(client: Client, shopId: string, purchaseId: string): Promise<string | undefined> {
   try {
-    const { status } = await client.workflow.getHandle(orderWorkflowId(shopId, purchaseId)).describe();
-    return status.name === 'RUNNING';
+    const flow = await client.workflow.getHandle(orderWorkflowId(shopId, purchaseId)).describe();
+    return flow.status.name === 'RUNNING' ? flow.taskQueue : undefined;
   } catch (e) {
     if (e instanceof WorkflowNotFoundError) throw noFlow(shopId, purchaseId);
     throw e;
@@ -71,14 +73,12 @@ const shipLine = (purchaseId: string, r: ShipResult): string => {
 
 async function ship({ config, out }: Context, purchaseId: string, flags: ShipFlags): Promise<number> {
   const result = await withTemporal(config, async (client) => {
-    // An update waits for a worker: without one, say so now rather than hang.
-    if (
-      (await flowRuns(client, flags.shop, purchaseId)) &&
-      (await liveWorkers(client, orderTaskQueue(config.taskQueue))) === 0
-    )
+    // An update waits for a worker of the flow's queue: without one, say so now rather than hang.
+    const queue = await runningOn(client, flags.shop, purchaseId);
+    if (queue !== undefined && (await liveWorkers(client, queue)) === 0)
       throw new CliError(
         'no_worker',
-        `no worker is polling task queue ${orderTaskQueue(config.taskQueue)}: start one with \`selling-kit worker\``,
+        `no worker is polling task queue ${queue}: start one with \`selling-kit worker\``,
         EXIT.noWorker,
       );
     try {

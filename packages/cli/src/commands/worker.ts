@@ -44,6 +44,10 @@ export function registerWorker(program: Command): void {
       'sticky cache: workflows kept in memory between tasks, 0 = off (env SELLING_KIT_MAX_CACHED_WORKFLOWS; default from the heap)',
     )
     .option(
+      '--max-cached-order-flows <n>',
+      "the order flows' sticky cache: flows kept in memory between their tasks (env SELLING_KIT_MAX_CACHED_ORDER_FLOWS; default 500)",
+    )
+    .option(
       '--shutdown-grace-time <duration>',
       'after SIGTERM / Ctrl-C, in-flight batches get this long to finish, e.g. 30s (env SELLING_KIT_SHUTDOWN_GRACE_TIME; default 10s)',
     )

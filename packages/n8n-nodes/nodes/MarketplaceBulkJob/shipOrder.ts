@@ -14,6 +14,7 @@ import {
   ORDER_MESSAGES,
   ORDER_NOT_READ_YET,
   ORDER_READ_WAIT_MS,
+  orderReadPauseMs,
   orderWorkflowId,
 } from '@selling-kit/temporal-workflows/contract';
 import type { TemporalHttp } from './transport/temporal';
@@ -97,7 +98,8 @@ export async function shipOrderItem(
   // A flow started a moment ago knows its parcels once it has read the order: until then it refuses the
   // request without recording it, so the same request is sent again (for up to ORDER_READ_WAIT_MS).
   const until = Date.now() + ORDER_READ_WAIT_MS;
-  for (let pause = 500; answer.failureType === ORDER_NOT_READ_YET; pause = Math.min(2 * pause, 5_000)) {
+  for (let tries = 0; answer.failureType === ORDER_NOT_READ_YET; tries++) {
+    const pause = orderReadPauseMs(tries);
     if (Date.now() + pause > until) break;
     await sleep(pause);
     answer = await send();

@@ -9,6 +9,7 @@ import {
   DEFAULT_TASK_QUEUE,
   ORDER_NOT_READ_YET,
   ORDER_READ_WAIT_MS,
+  orderReadPauseMs,
   orderTaskQueue,
   orderWorkflowId,
 } from '../contract.ts';
@@ -71,7 +72,7 @@ export async function shipOrder(
   );
   const until = Date.now() + waitForReadMs;
   try {
-    for (let pause = 500; ; pause = Math.min(2 * pause, 5_000)) {
+    for (let tries = 0; ; tries++) {
       try {
         // A fresh id per call (ids are plain in history; a digest of a tracking code could be guessed back):
         // the flow itself refuses a second request while one is in flight.
@@ -82,6 +83,7 @@ export async function shipOrder(
       } catch (error) {
         // A flow started a moment ago (`orders ship` right after `order.new`) knows its parcels once it has
         // read the order: its validator refused without recording anything, so asking again is safe.
+        const pause = orderReadPauseMs(tries);
         if (!notReadYet(error) || Date.now() + pause > until) throw error;
         await new Promise((r) => setTimeout(r, pause));
       }

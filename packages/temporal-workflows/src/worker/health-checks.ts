@@ -15,7 +15,8 @@ const TASK_QUEUE_TYPE_WORKFLOW = 1;
 
 export interface WorkerHealthDeps {
   /** The worker's own connection and settings, once it exists. */
-  worker?: { worker: KitWorker; connection: NativeConnection; namespace: string; taskQueue: string };
+  /** The worker and every task queue it polls (worker-queues.ts `servedQueues`): each must list it. */
+  worker?: { worker: KitWorker; connection: NativeConnection; namespace: string; taskQueues: string[] };
   jobStore: Pick<JobStore, 'probe' | 'id'>;
   tokenStore?: { probe(): Promise<void> };
   /** Ids of the codec keys loaded; undefined when payload encryption is off. */
@@ -55,16 +56,18 @@ export function workerChecks(deps: WorkerHealthDeps): Record<ReadinessCheck, Che
           const state = w.worker.getState();
           if (state !== 'RUNNING') throw new Error(`the worker is ${state}`);
           const identity = w.worker.options.identity;
-          const { pollers } = await w.connection.withDeadline(Date.now() + timeoutMs, () =>
-            w.connection.workflowService.describeTaskQueue({
-              namespace: w.namespace,
-              taskQueue: { name: w.taskQueue },
-              taskQueueType: TASK_QUEUE_TYPE_WORKFLOW,
-            }),
-          );
-          if (!(pollers ?? []).some((p) => p.identity === identity))
-            throw new Error(`the server lists no poller ${identity} on task queue ${w.taskQueue}`);
-          return `task queue ${w.taskQueue}`;
+          for (const taskQueue of w.taskQueues) {
+            const { pollers } = await w.connection.withDeadline(Date.now() + timeoutMs, () =>
+              w.connection.workflowService.describeTaskQueue({
+                namespace: w.namespace,
+                taskQueue: { name: taskQueue },
+                taskQueueType: TASK_QUEUE_TYPE_WORKFLOW,
+              }),
+            );
+            if (!(pollers ?? []).some((p) => p.identity === identity))
+              throw new Error(`the server lists no poller ${identity} on task queue ${taskQueue}`);
+          }
+          return `task queues ${w.taskQueues.join(', ')}`;
         }
       : starting,
   };

@@ -28,9 +28,11 @@
 //                             this process never creates one (only `selling-kit dev` does, for its local stack)
 //   SELLING_KIT_MAX_CONCURRENT_ACTIVITIES  activities run at once (default: the SDK's, 100)
 //   SELLING_KIT_MAX_CACHED_WORKFLOWS       workflows kept in memory (default: the SDK's, from the heap)
+//   SELLING_KIT_MAX_CACHED_ORDER_FLOWS     order flows kept in memory, on the order queue (default 500)
 //   SELLING_KIT_SHUTDOWN_GRACE_TIME        after SIGTERM, in-flight activities get this long (default 10s),
 //                                          see worker-tuning.ts
-//   SELLING_KIT_WORKER_QUEUES              all (default), jobs or sales: a process for the sale lane alone
+//   SELLING_KIT_WORKER_QUEUES              all (default), jobs (with the order flows') or sales: a process for
+//                                          the sale lane alone
 //                                          keeps sales out of an event loop busy with bulk requests
 //   (SELLING_KIT_TOKEN_STORE may also be a postgres:// URL: the store shared by hosts, token-store-pg.ts)
 //   SELLING_KIT_METRICS_ADDRESS            host:port of a Prometheus endpoint (`/metrics`), also serving
@@ -46,8 +48,8 @@
 import { OrderEventsSettingError } from './order-events-env.ts';
 import type { OrderEventsTarget } from '../webhooks/order-types.ts';
 import { createWorker, stopOnSignals } from './worker.ts';
-import { DEFAULT_TASK_QUEUE, saleTaskQueue } from '../contract.ts';
-import type { WorkerQueues } from './worker-queues.ts';
+import { DEFAULT_TASK_QUEUE } from '../contract.ts';
+import { servedQueues, type WorkerQueues } from './worker-queues.ts';
 import { TOKEN_STORE_ENV, watchedCredentialsFile, workerEnvironment } from './worker-env.ts';
 import {
   connectOptions,
@@ -148,11 +150,8 @@ try {
 } catch (e) {
   queues = fail((e as Error).message);
 }
-// The queue the health check asks the server about: the one this process polls first.
-const servedQueue =
-  queues === 'sales'
-    ? saleTaskQueue(settings.taskQueue ?? DEFAULT_TASK_QUEUE)
-    : (settings.taskQueue ?? DEFAULT_TASK_QUEUE);
+// The queues the health check asks the server about: every one this process polls.
+const polled = servedQueues(queues, settings.taskQueue ?? DEFAULT_TASK_QUEUE);
 let feedPolicy: FeedPolicy;
 try {
   feedPolicy = settings.feedPolicy();
@@ -274,7 +273,7 @@ health.worker = {
   worker,
   connection,
   namespace: temporal.namespace,
-  taskQueue: servedQueue,
+  taskQueues: polled,
 };
 stopOnSignals(worker, (signal) =>
   console.log(`${signal}: already stopping (in-flight activities get up to ${options.shutdownGraceTime} ms)`),
@@ -286,7 +285,7 @@ if (healthServer)
 console.log(`job store: ${jobStore.kind} ${jobStore.location} (jobs kept ${retentionDays} days)`);
 console.log(describeFeedPolicy(feedPolicy));
 console.log(
-  `worker ready on ${describeConnection(temporal)}, task queue ${settings.taskQueue ?? DEFAULT_TASK_QUEUE}${queues === 'all' ? '' : ` (${queues} only: ${servedQueue})`}`,
+  `worker ready on ${describeConnection(temporal)}, task queue ${settings.taskQueue ?? DEFAULT_TASK_QUEUE} (${queues}: ${polled.join(', ')})`,
 );
 try {
   await worker.run();

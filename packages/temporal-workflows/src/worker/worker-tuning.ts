@@ -3,6 +3,7 @@
 //   SELLING_KIT_MAX_CONCURRENT_ACTIVITIES  maxConcurrentActivityTaskExecutions: activities at once (SDK: 100)
 //   SELLING_KIT_MAX_CACHED_WORKFLOWS       maxCachedWorkflows: the sticky cache, workflows kept in memory
 //                                          between tasks (SDK: from the heap size; 0 turns it off)
+//   SELLING_KIT_MAX_CACHED_ORDER_FLOWS     the order queue's sticky cache (default 500: a flow sleeps for hours)
 //   SELLING_KIT_SHUTDOWN_GRACE_TIME        after SIGTERM / SIGINT, how long in-flight activities (a sendBatch
 //                                          window) get to finish before they are cancelled (default 10s)
 // The force time (when `worker.run()` stops waiting and the process exits) follows the grace time:
@@ -12,6 +13,7 @@ import type { Duration } from '@temporalio/common';
 export const TUNING_ENV = {
   maxConcurrentActivityTaskExecutions: 'SELLING_KIT_MAX_CONCURRENT_ACTIVITIES',
   maxCachedWorkflows: 'SELLING_KIT_MAX_CACHED_WORKFLOWS',
+  maxCachedOrderFlows: 'SELLING_KIT_MAX_CACHED_ORDER_FLOWS',
   shutdownGraceTime: 'SELLING_KIT_SHUTDOWN_GRACE_TIME',
 } as const;
 
@@ -27,6 +29,7 @@ export class TuningError extends Error {
 export interface WorkerTuning {
   maxConcurrentActivityTaskExecutions?: number;
   maxCachedWorkflows?: number;
+  maxCachedOrderFlows?: number;
   shutdownGraceTime: Duration;
   shutdownForceTime: Duration;
 }
@@ -70,6 +73,7 @@ export function workerTuning(
       1,
     ),
     maxCachedWorkflows: whole(name('maxCachedWorkflows'), values.maxCachedWorkflows, 0),
+    maxCachedOrderFlows: whole(name('maxCachedOrderFlows'), values.maxCachedOrderFlows, 0),
     shutdownGraceTime: graceMs,
     shutdownForceTime: graceMs + SHUTDOWN_FORCE_MARGIN_MS,
   };
@@ -81,5 +85,6 @@ export const tuningFromEnv = (env: NodeJS.ProcessEnv = process.env): WorkerTunin
     // Spelled out (not TUNING_ENV[k]): the compose test finds the variables a worker reads in the source.
     maxConcurrentActivityTaskExecutions: env.SELLING_KIT_MAX_CONCURRENT_ACTIVITIES,
     maxCachedWorkflows: env.SELLING_KIT_MAX_CACHED_WORKFLOWS,
+    maxCachedOrderFlows: env.SELLING_KIT_MAX_CACHED_ORDER_FLOWS,
     shutdownGraceTime: env.SELLING_KIT_SHUTDOWN_GRACE_TIME,
   });

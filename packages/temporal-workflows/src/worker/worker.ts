@@ -61,7 +61,7 @@ export interface WorkerOptions extends Omit<ActivityDeps, 'jobStore'>, ShopDirec
   maxConcurrentActivityTaskExecutions?: number;
   /** Workflows kept in memory between tasks (SDK default: from the heap size). */
   maxCachedWorkflows?: number;
-  /** Order flows kept in memory between tasks, on the order queue (default 500). */
+  /** Order flows kept in memory between tasks, on the order queue (default 500; SELLING_KIT_MAX_CACHED_ORDER_FLOWS). */
   maxCachedOrderFlows?: number;
   /** Default SHUTDOWN_GRACE_TIME. */
   shutdownGraceTime?: Duration;
@@ -72,7 +72,7 @@ export interface WorkerOptions extends Omit<ActivityDeps, 'jobStore'>, ShopDirec
   /**
    * Which of the task queue's queues this worker polls (SELLING_KIT_WORKER_QUEUES): `all` (default),
    * `jobs` (the main queue: bulk jobs, lanes, schedules, and the order queue beside it) or `sales` (the sale lane only: a process whose
-   * event loop no bulk request delays). A deployment serves both, in one process or in several.
+   * event loop no bulk request delays). A deployment serves all of them, in one process or in several.
    */
   queues?: WorkerQueues;
 }
@@ -186,7 +186,7 @@ export async function createWorker(options: WorkerOptions): Promise<{
   }
   const closers: (() => Promise<void>)[] = [];
   const mainActivities = createActivities({ temporal, taskQueue, ...options, jobStore, closers });
-  // What both queues' workers share: the connection, bundle, activities and converter. Heartbeats reach the
+  // What the queues' workers share: the connection, bundle, activities and converter. Heartbeats reach the
   // server within a second (the SDK's default is 0.8 × the heartbeat timeout): a cancelled window stops
   // sending within a second, and a retried attempt's copy of what was answered is at most a second old.
   const shared = {
@@ -225,6 +225,7 @@ export async function createWorker(options: WorkerOptions): Promise<{
       await Worker.create({
         ...shared,
         taskQueue: orderTaskQueue(taskQueue),
+        maxConcurrentActivityTaskExecutions: options.maxConcurrentActivityTaskExecutions,
         maxCachedWorkflows: options.maxCachedOrderFlows ?? ORDER_WORKER_CACHED_WORKFLOWS,
       }),
     );
@@ -266,7 +267,7 @@ export interface KitWorker {
 }
 
 /**
- * The workers of one process (the main queue's, the sale lane's, or both), run and stopped as one:
+ * The workers of one process (the main and order queues', the sale lane's, or all), run and stopped as one:
  * `run` settles when all have stopped (and fails if one fails, after stopping the others). The first
  * one's options and state speak for them.
  */

@@ -15,7 +15,15 @@ import type {
   SlotBatch,
 } from '../types.ts';
 import type { JobRef, PartRef } from '../stores/job-store.ts';
-import { acquire, allowanceOf, groupOf, newRing, type AcquireRequest, type AcquireResult } from './pacing.ts';
+import {
+  acquire,
+  allowanceOf,
+  FIRST_USE_SPREAD_PATCH,
+  groupOf,
+  newRing,
+  type AcquireRequest,
+  type AcquireResult,
+} from './pacing.ts';
 import { IN_DOUBT } from './item-codes.ts';
 import { jobMetrics, type PauseCause } from './job-metrics.ts';
 import { infraRetries } from './infra-trouble.ts';
@@ -308,7 +316,7 @@ export async function slots(
 ): Promise<AcquireResult | undefined> {
   const { s, input } = run;
   // A job's own ring spreads its first window as a lane does (runs before 0.5 replay without).
-  if (s.ring) return acquire(s.ring, req, Date.now(), input.clockMarginMs, patched('ring-first-use-spread'));
+  if (s.ring) return acquire(s.ring, req, Date.now(), input.clockMarginMs, patched(FIRST_USE_SPREAD_PATCH));
   const info = workflowInfo();
   // Deterministic, and the same for every try: a repeated update is answered once by the lane.
   const request = {

@@ -93,17 +93,24 @@ export function outcomeOf(order: OrderSeen): OrderOutcome | undefined {
   }
 }
 
-/**
- * What is wrong with a mark-as-shipped request for an order with `parcelIds`, or undefined. Only its shape
- * is checked here: the tracking code's rules are the API's to apply (its answer is the update's).
- */
-export function shipRequestProblem(req: ShipRequest, parcelIds: readonly string[]): string | undefined {
+/** What is wrong with a mark-as-shipped request whatever its order holds, or undefined. */
+export function shipRequestShapeProblem(req: ShipRequest): string | undefined {
   if (req === null || typeof req !== 'object')
     return 'the request must be { carrier, trackingCode, parcelId? }';
   if (typeof req.carrier !== 'string' || req.carrier.trim() === '' || req.carrier.length > 100)
     return 'carrier must be a non-empty text of at most 100 characters';
   if (typeof req.trackingCode !== 'string' || req.trackingCode === '' || req.trackingCode.length > 500)
     return 'trackingCode must be a non-empty text of at most 500 characters';
+  return undefined;
+}
+
+/**
+ * What is wrong with a mark-as-shipped request for an order with `parcelIds`, or undefined. Only its shape
+ * is checked here: the tracking code's rules are the API's to apply (its answer is the update's).
+ */
+export function shipRequestProblem(req: ShipRequest, parcelIds: readonly string[]): string | undefined {
+  const shape = shipRequestShapeProblem(req);
+  if (shape) return shape;
   if (req.parcelId === undefined)
     return parcelIds.length === 1
       ? undefined

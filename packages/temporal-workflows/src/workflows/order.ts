@@ -16,7 +16,7 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import { ORDER_NOT_READ_YET } from '../contract.ts';
+import { mainTaskQueueOf, ORDER_NOT_READ_YET } from '../contract.ts';
 import { ORDER_STATE_ATTRIBUTE } from '../search-attributes.ts';
 import type { OrderFlowInput, OrderOutcome, ShipRequest, ShipResult } from '../webhooks/order-types.ts';
 import { delistOnSaleWorkflow } from './delist-on-sale.ts';
@@ -28,6 +28,7 @@ import {
   reminderDueMs,
   reminderPlan,
   shipRequestProblem,
+  shipRequestShapeProblem,
 } from './order-plan.ts';
 import { endOf, learn, notify, read, setPhase, type OrderRun } from './order-run.ts';
 import { ship } from './order-ship.ts';
@@ -143,10 +144,14 @@ async function turn(run: OrderRun, n: number, dueAt: number): Promise<OrderOutco
 async function delist(input: OrderFlowInput): Promise<void> {
   if (!input.delist || !input.productIds?.length) return;
   try {
-    await startChild(
-      delistOnSaleWorkflow,
-      delistChild(input.delist, input.shop, { purchaseId: input.purchaseId, productIds: input.productIds }),
-    );
+    await startChild(delistOnSaleWorkflow, {
+      ...delistChild(input.delist, input.shop, {
+        purchaseId: input.purchaseId,
+        productIds: input.productIds,
+      }),
+      // On the main queue, as every other delist: never behind the order flows' own tasks.
+      taskQueue: mainTaskQueueOf(workflowInfo().taskQueue),
+    });
   } catch (error) {
     // Started before (the webhook's delist, the sales reconciliation): it is that one's to finish.
     if ((error as Error).name !== 'WorkflowExecutionAlreadyStartedError') throw error;
@@ -178,26 +183,37 @@ function handleMessages(run: OrderRun): void {
     {
       validator: (req) => {
         validateInput(req);
-        // Its parcels are known once the order is read: until then, a request is asked to come again.
+        // What is wrong whatever the order holds (the request's shape, a flow that has ended) first; then,
+        // its parcels being known once the order is read, a request before that is asked to come again.
+        const refuse = (problem: string | undefined) => {
+          if (problem) throw ApplicationFailure.nonRetryable(problem, 'InvalidShipRequest');
+        };
+        refuse(shipRequestShapeProblem(req) ?? endedProblem(state, req));
         if (state.parcelIds.length === 0)
           throw ApplicationFailure.nonRetryable(
             'the order has not been read yet: try again in a moment',
             ORDER_NOT_READ_YET,
           );
-        const problem = shipRequestProblem(req, state.parcelIds) ?? takeProblem(run, req);
-        if (problem) throw ApplicationFailure.nonRetryable(problem, 'InvalidShipRequest');
+        refuse(shipRequestProblem(req, state.parcelIds) ?? takeProblem(run, req));
       },
     },
   );
 }
 
-/** Why a mark-as-shipped request cannot be taken now, or undefined. */
-function takeProblem({ state, ships }: OrderRun, req: ShipRequest): string | undefined {
-  const parcelId = req.parcelId ?? state.parcelIds[0]!;
+/** A request to a flow that has ended: refused, unless it is the one it ended shipped with (its answer). */
+function endedProblem(state: OrderRun['state'], req: ShipRequest): string | undefined {
+  if (state.phase !== 'ended') return undefined;
   const w = state.shippedWith;
+  const parcelId = req.parcelId ?? state.parcelIds[0];
   const same =
     w && w.parcelId === parcelId && w.carrier === req.carrier && w.trackingCode === req.trackingCode;
-  if (state.phase === 'ended') return same ? undefined : `the order flow has ended: ${state.outcome}`;
+  return same ? undefined : `the order flow has ended: ${state.outcome}`;
+}
+
+/** Why a mark-as-shipped request cannot be taken now, or undefined (the flow is running). */
+function takeProblem({ state, ships }: OrderRun, req: ShipRequest): string | undefined {
+  if (state.phase === 'ended') return undefined; // the request it ended shipped with (endedProblem)
+  const parcelId = req.parcelId ?? state.parcelIds[0]!;
   if (state.phase === 'shipping' || ships.length > 0)
     return 'a mark-as-shipped for this order is in flight: wait for its answer';
   if (state.shipped.includes(parcelId)) return `parcel ${parcelId} is marked shipped already`;

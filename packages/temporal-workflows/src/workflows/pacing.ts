@@ -67,6 +67,8 @@ export interface Ring {
   wide?: WideSlot;
   /** Per slot: when the answer to its last request arrived (epoch ms), 0 = never used. */
   lastAt: number[];
+  /** When the ring first handed out a slot (spread rings): never-used slot k opens k steps after it. */
+  firstAt?: number;
   /** Per slot: the job holding it (granted, not yet reported), or null. */
   holder: (string | null)[];
   heldAt: number[];
@@ -157,6 +159,8 @@ export const DEFAULT_MARGIN_MS = 250;
  * shop's load is even, and no slot is later than the window in which it would have been used.
  */
 export const FIRST_USE_SPREAD = 0.25;
+/** The patch that turned it on (a lane's run, a job's own ring): histories before it replay without. */
+export const FIRST_USE_SPREAD_PATCH = 'ring-first-use-spread';
 
 /** The shortest wait answered when nothing is granted, however soon a slot opens (no 1 ms timers). */
 const minWaitMs = (W: number) => Math.max(1, Math.min(250, Math.ceil(W / 4)));
@@ -230,7 +234,7 @@ export function acquire(
   req: AcquireRequest,
   now: number,
   marginMs = DEFAULT_MARGIN_MS,
-  /** Never-used slots open over `FIRST_USE_SPREAD` of a window (rings from 0.5: `patched('ring-first-use-spread')`). */
+  /** Never-used slots open over `FIRST_USE_SPREAD` of a window (`patched(FIRST_USE_SPREAD_PATCH)`). */
   spreadFirstUse = false,
 ): AcquireResult {
   const a = req.allowance;
@@ -360,17 +364,29 @@ function grant(
   const mine = ring.holder.filter((h) => h === req.jobId).length;
   const n = Math.min(req.want, Math.ceil(usable / sharing) - mine);
 
+  // A never-used slot k opens k steps into the first quarter window, whoever asks for it and when: the
+  // spacing holds however the ring's first slots are handed out (one job, several, one slot at a time).
+  const firstUseStep = spreadFirstUse ? (W * FIRST_USE_SPREAD) / ring.slots : 0;
+  if (spreadFirstUse && ring.firstAt === undefined && ring.lastAt.some((t) => t === 0)) ring.firstAt = now;
+  const opens = (at: number, slot: number) =>
+    Math.max(
+      at === 0 ? (ring.firstAt ?? 0) + firstUseStep * slot : at + W + marginMs,
+      ring.blockedUntil,
+      afterWide,
+    );
   const free = ring.lastAt
     .map((at, slot) => ({ slot, at }))
     .filter(({ slot }) => slot < usable && ring.holder[slot] === null)
-    .sort((a, b) => a.at - b.at || a.slot - b.slot);
-  const opens = (at: number) => Math.max(at === 0 ? 0 : at + W + marginMs, ring.blockedUntil, afterWide);
+    // Spread, a never-used slot may open after a used one: the slots go in the order they open.
+    .sort((a, b) =>
+      spreadFirstUse
+        ? opens(a.at, a.slot) - opens(b.at, b.slot) || a.slot - b.slot
+        : a.at - b.at || a.slot - b.slot,
+    );
   const granted: SlotGrant[] = [];
-  const firstUseStep = spreadFirstUse ? (W * FIRST_USE_SPREAD) / ring.slots : 0;
-  let firstUses = 0;
   for (const { slot, at } of free) {
     if (granted.length >= n) break;
-    const notBefore = Math.max(now, opens(at)) + (at === 0 ? firstUseStep * firstUses++ : 0);
+    const notBefore = Math.max(now, opens(at, slot));
     // Hand out only what can be used within the next window (and before the lease ends); later slots are
     // asked for later.
     if (notBefore > now + W || notBefore >= deadline) break;
@@ -383,8 +399,8 @@ function grant(
   // in a quarter window (slots held by others come back with their reports) — never sooner than `minWaitMs`.
   const next = free[0];
   if (!next || n <= 0) return result([], floor);
-  if (share && opens(next.at) >= deadline) return result([], shareWait());
-  return result([], Math.max(minWaitMs(W), opens(next.at) - W - now));
+  if (share && opens(next.at, next.slot) >= deadline) return result([], shareWait());
+  return result([], Math.max(minWaitMs(W), opens(next.at, next.slot) - W - now));
 }
 
 /**

@@ -11,7 +11,14 @@
 import { continueAsNew, deprecatePatch, patched, setHandler } from '@temporalio/workflow';
 import { entityRunEnds } from './entity-run.ts';
 import { laneWorkflowId } from '../contract.ts';
-import { acquire, applyShare, DEFAULT_MARGIN_MS, newRing, type Ring } from './pacing.ts';
+import {
+  acquire,
+  applyShare,
+  DEFAULT_MARGIN_MS,
+  FIRST_USE_SPREAD_PATCH,
+  newRing,
+  type Ring,
+} from './pacing.ts';
 import { REFUSING_UPDATE, refuseInput } from './refuse.ts';
 import { acquireUpdate, capUpdate, ringQuery, type LaneInput } from './messages.ts';
 
@@ -28,7 +35,7 @@ export async function shopLaneWorkflow(input: LaneInput, carry?: Ring): Promise<
   // Runs recorded before 0.3 replay without budget pacing (their acquires never carried a share).
   const v3 = patched('lane-budget-pacing');
   // Runs recorded before 0.5 replay with their first window's slots all at once (pacing.ts FIRST_USE_SPREAD).
-  const spread = patched('ring-first-use-spread');
+  const spread = patched(FIRST_USE_SPREAD_PATCH);
   let handled = 0;
   setHandler(ringQuery, () => ring);
   setHandler(
