@@ -285,7 +285,7 @@ if (healthServer)
 console.log(`job store: ${jobStore.kind} ${jobStore.location} (jobs kept ${retentionDays} days)`);
 console.log(describeFeedPolicy(feedPolicy));
 console.log(
-  `worker ready on ${describeConnection(temporal)}, task queue ${settings.taskQueue ?? DEFAULT_TASK_QUEUE} (${queues}: ${polled.join(', ')})`,
+  `worker ready on ${describeConnection(temporal)}, task queue ${settings.taskQueue ?? DEFAULT_TASK_QUEUE} (${queues === 'all' ? 'polling' : `${queues} only:`} ${polled.join(', ')})`,
 );
 try {
   await worker.run();
