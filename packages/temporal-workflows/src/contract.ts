@@ -21,8 +21,8 @@ export const saleTaskQueue = (taskQueue: string) => `${taskQueue}-sales`;
  * that serves jobs: ten thousand flows waiting for their tracking codes keep their tasks and their cache
  * there, so a lane's update (on the main queue), which their paced reads wait for, never queues behind them.
  */
-export const orderTaskQueue = (taskQueue: string) => `${taskQueue}${ORDER_QUEUE_SUFFIX}`;
 const ORDER_QUEUE_SUFFIX = '-orders';
+export const orderTaskQueue = (taskQueue: string) => `${taskQueue}${ORDER_QUEUE_SUFFIX}`;
 /** The main queue beside an order queue: where an order flow's delist child runs, as every other delist. */
 export const mainTaskQueueOf = (orderQueue: string) =>
   orderQueue.endsWith(ORDER_QUEUE_SUFFIX) ? orderQueue.slice(0, -ORDER_QUEUE_SUFFIX.length) : orderQueue;
@@ -277,8 +277,25 @@ export const ORDER_MESSAGES = {
 export const ORDER_NOT_READ_YET = 'OrderNotReadYet';
 /** How long a client (CLI, n8n) asks again while the flow has not read its order (the read is paced, retried). */
 export const ORDER_READ_WAIT_MS = 30_000;
-/** The pause before asking again: 500 ms, doubling, at most 5 s. */
-export const orderReadPauseMs = (tries: number) => Math.min(500 * 2 ** tries, 5_000);
+
+/**
+ * A mark-as-shipped sent by `send`, sent again while `unread(answer)` (the flow refused it, unrecorded, as
+ * ORDER_NOT_READ_YET) for up to `waitMs`, pausing 500 ms, doubling, at most 5 s. The last answer is returned.
+ * `sleep` is the host's (n8n's, or a timer's): this file imports nothing at runtime.
+ */
+export async function shipOnceRead<T>(
+  send: () => Promise<T>,
+  unread: (answer: T) => boolean,
+  sleep: (ms: number) => Promise<unknown>,
+  waitMs = ORDER_READ_WAIT_MS,
+): Promise<T> {
+  const until = Date.now() + waitMs;
+  for (let pause = 500; ; pause = Math.min(2 * pause, 5_000)) {
+    const answer = await send();
+    if (!unread(answer) || Date.now() + pause > until) return answer;
+    await sleep(pause);
+  }
+}
 /** Offers to likers (offers-to-likers.ts). */
 export const LIKER_OFFERS_MESSAGES = { likeSignal: 'like', stateQuery: 'likerOffersState' } as const;
 

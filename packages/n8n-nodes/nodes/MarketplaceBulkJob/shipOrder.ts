@@ -13,8 +13,7 @@ import {
   idProblem,
   ORDER_MESSAGES,
   ORDER_NOT_READ_YET,
-  ORDER_READ_WAIT_MS,
-  orderReadPauseMs,
+  shipOnceRead,
   orderWorkflowId,
 } from '@selling-kit/temporal-workflows/contract';
 import type { TemporalHttp } from './transport/temporal';
@@ -93,17 +92,13 @@ export async function shipOrderItem(
   // The same request again (a retried execution) joins the first; the tracking code stays out of the id.
   const updateId = `ship-${createHash('sha256').update(JSON.stringify(request)).digest('hex').slice(0, 24)}`;
   const workflowId = orderWorkflowId(shopId, purchaseId);
-  const send = () => temporal.update(workflowId, ORDER_MESSAGES.markShippedUpdate, request, updateId);
-  let answer = await send();
   // A flow started a moment ago knows its parcels once it has read the order: until then it refuses the
   // request without recording it, so the same request is sent again (for up to ORDER_READ_WAIT_MS).
-  const until = Date.now() + ORDER_READ_WAIT_MS;
-  for (let tries = 0; answer.failureType === ORDER_NOT_READ_YET; tries++) {
-    const pause = orderReadPauseMs(tries);
-    if (Date.now() + pause > until) break;
-    await sleep(pause);
-    answer = await send();
-  }
+  const answer = await shipOnceRead(
+    () => temporal.update(workflowId, ORDER_MESSAGES.markShippedUpdate, request, updateId),
+    (a) => a.failureType === ORDER_NOT_READ_YET,
+    sleep,
+  );
   if (answer.statusCode === 404)
     throw new NodeOperationError(
       this.getNode(),

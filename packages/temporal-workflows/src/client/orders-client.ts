@@ -1,6 +1,7 @@
 // Order flows from a client (the CLI's `orders` commands, the webhook receiver, n8n, tests): start one per
 // order (never twice), mark a parcel shipped through its workflow, read its state, list the flows (at risk).
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApplicationFailure } from '@temporalio/common';
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
 import { innermostMessage } from './on-worker.ts';
@@ -9,7 +10,7 @@ import {
   DEFAULT_TASK_QUEUE,
   ORDER_NOT_READ_YET,
   ORDER_READ_WAIT_MS,
-  orderReadPauseMs,
+  shipOnceRead,
   orderTaskQueue,
   orderWorkflowId,
 } from '../contract.ts';
@@ -70,32 +71,24 @@ export async function shipOrder(
   const handle = client.workflow.getHandle<typeof orderWorkflow>(
     orderWorkflowId(order.shopId, order.purchaseId),
   );
-  const until = Date.now() + waitForReadMs;
-  try {
-    for (let tries = 0; ; tries++) {
-      try {
-        // A fresh id per call (ids are plain in history; a digest of a tracking code could be guessed back):
-        // the flow itself refuses a second request while one is in flight.
-        return await handle.executeUpdate(markShippedUpdate, {
-          args: [req],
-          updateId: `ship-${randomUUID()}`,
-        });
-      } catch (error) {
-        // A flow started a moment ago (`orders ship` right after `order.new`) knows its parcels once it has
-        // read the order: its validator refused without recording anything, so asking again is safe.
-        const pause = orderReadPauseMs(tries);
-        if (!notReadYet(error) || Date.now() + pause > until) throw error;
-        await new Promise((r) => setTimeout(r, pause));
-      }
-    }
-  } catch (error) {
-    const closed = await endedShipped(handle, req).catch(() => undefined);
-    if (closed) return closed;
-    // The flow's own words (a parcel it does not have, an order that has ended), not the SDK's wrapper.
-    if (error instanceof WorkflowUpdateFailedError)
-      throw new ShipRequestRefused(`order ${order.purchaseId}: ${innermostMessage(error)}`, { cause: error });
-    throw error;
-  }
+  // A fresh id per call (ids are plain in history; a digest of a tracking code could be guessed back): the
+  // flow itself refuses a second request while one is in flight.
+  const send = () =>
+    handle.executeUpdate(markShippedUpdate, { args: [req], updateId: `ship-${randomUUID()}` }).then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+  // A flow started a moment ago (`orders ship` right after `order.new`) knows its parcels once it has read
+  // the order: its validator refused without recording anything, so asking again is safe.
+  const answer = await shipOnceRead(send, (a) => 'error' in a && notReadYet(a.error), sleep, waitForReadMs);
+  if ('value' in answer) return answer.value;
+  const { error } = answer;
+  const closed = await endedShipped(handle, req).catch(() => undefined);
+  if (closed) return closed;
+  // The flow's own words (a parcel it does not have, an order that has ended), not the SDK's wrapper.
+  if (error instanceof WorkflowUpdateFailedError)
+    throw new ShipRequestRefused(`order ${order.purchaseId}: ${innermostMessage(error)}`, { cause: error });
+  throw error;
 }
 
 const notReadYet = (error: unknown) =>

@@ -109,8 +109,11 @@ export function shipRequestShapeProblem(req: ShipRequest): string | undefined {
  * is checked here: the tracking code's rules are the API's to apply (its answer is the update's).
  */
 export function shipRequestProblem(req: ShipRequest, parcelIds: readonly string[]): string | undefined {
-  const shape = shipRequestShapeProblem(req);
-  if (shape) return shape;
+  return shipRequestShapeProblem(req) ?? parcelProblem(req, parcelIds);
+}
+
+/** A request's parcel against the order's `parcelIds` (its shape already checked), or undefined. */
+export function parcelProblem(req: ShipRequest, parcelIds: readonly string[]): string | undefined {
   if (req.parcelId === undefined)
     return parcelIds.length === 1
       ? undefined

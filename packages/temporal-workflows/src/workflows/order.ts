@@ -25,9 +25,9 @@ import { markShippedUpdate, orderSeenSignal, orderStateQuery } from './messages.
 import {
   atRiskAt,
   orderInputProblem,
+  parcelProblem,
   reminderDueMs,
   reminderPlan,
-  shipRequestProblem,
   shipRequestShapeProblem,
 } from './order-plan.ts';
 import { endOf, learn, notify, read, setPhase, type OrderRun } from './order-run.ts';
@@ -194,7 +194,7 @@ function handleMessages(run: OrderRun): void {
             'the order has not been read yet: try again in a moment',
             ORDER_NOT_READ_YET,
           );
-        refuse(shipRequestProblem(req, state.parcelIds) ?? takeProblem(run, req));
+        refuse(parcelProblem(req, state.parcelIds) ?? takeProblem(run, req));
       },
     },
   );
